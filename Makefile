@@ -1,0 +1,37 @@
+# The only commands a newcomer needs: make demo, make test (both run make install first).
+SHELL := /bin/bash
+PY ?= python3.11
+UV_VERSION := 0.13.8
+TOOLS := .tools
+UV := $(TOOLS)/bin/uv
+VENV := .venv
+export UV_PYTHON_DOWNLOADS := never
+export UV_PYTHON_PREFERENCE := only-system
+export DAGSTER_DISABLE_TELEMETRY := 1
+
+.PHONY: install demo test lint bench clean
+
+$(UV):
+	$(PY) -m venv $(TOOLS)
+	$(TOOLS)/bin/pip install --quiet --disable-pip-version-check "uv==$(UV_VERSION)"
+
+install: $(UV)
+	$(UV) sync --frozen --python $(PY) --quiet
+	@echo "installed into $(VENV) (run commands as $(VENV)/bin/docorbit ...)" >&2
+
+demo: install
+	$(VENV)/bin/python -m docorbit_serve.demo
+
+test: install
+	$(VENV)/bin/python -m pytest -q
+
+lint: install
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy docorbit_assets docorbit_serve
+
+bench: install
+	$(VENV)/bin/python benchmarks/run_all.py
+
+clean:
+	rm -rf $(VENV) $(TOOLS) .docorbit

@@ -1,0 +1,165 @@
+"""The source registry: ``docorbit.toml`` in the project root.
+
+Format::
+
+    [settings]                       # optional
+    allow_hosts = ["docs.internal:8443"]
+
+    [[sources]]
+    name = "httpx"                   # unique; the Dagster partition key
+    kind = "local"                   # local | web | llms_txt | markdown | openapi | sitemap | git
+    location = "docs"                # folder (relative to the project root) or URL
+    library = "httpx"
+    version = "0.28"                 # version label; "" when unversioned
+    include = ["**/*.md"]            # optional globs (local) or URL path globs (web)
+    exclude = []
+    [sources.limits]                 # optional crawl limits for web sources
+    max_pages = 50
+
+Reads with ``tomllib``; writes with ``tomli_w`` (deterministic: sources sorted by name, keys
+sorted) and atomically. Names are restricted to ``[A-Za-z0-9._-]`` because they become folder
+names and partition keys.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import tomli_w
+
+from docorbit_serve.errors import ConfigError, SourceNotFound, UsageError
+from docorbit_serve.home import atomic_write_bytes
+
+__all__ = ["KINDS", "Registry", "SourceConfig", "load_registry", "save_registry"]
+
+KINDS = ("local", "web", "llms_txt", "markdown", "openapi", "sitemap", "git")
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+
+
+@dataclass(frozen=True)
+class SourceConfig:
+    name: str
+    kind: str
+    location: str
+    library: str
+    version: str = ""
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    limits: dict[str, Any] = field(default_factory=dict)
+    allow_hosts: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not _NAME.match(self.name):
+            raise UsageError(
+                f"invalid source name {self.name!r}: use letters, digits, '.', '_' or '-' (max 64)",
+                detail={"name": self.name},
+            )
+        if self.kind not in KINDS:
+            raise UsageError(
+                f"unknown source kind {self.kind!r}; expected one of {', '.join(KINDS)}",
+                detail={"kind": self.kind},
+            )
+        if not self.library:
+            raise UsageError("a source needs a library name (--library)", detail={"name": self.name})
+
+    @property
+    def is_web(self) -> bool:
+        return self.location.startswith(("http://", "https://"))
+
+    def resolved_location(self, project_root: Path) -> str:
+        """Folder sources resolved against the project root; URLs unchanged."""
+        if self.is_web:
+            return self.location
+        p = Path(self.location).expanduser()
+        return str(p if p.is_absolute() else (project_root / p).resolve())
+
+    def to_toml(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["include"] = list(self.include)
+        d["exclude"] = list(self.exclude)
+        d["allow_hosts"] = list(self.allow_hosts)
+        return {k: v for k, v in d.items() if v not in ((), [], {}, None)}
+
+    @classmethod
+    def from_toml(cls, d: dict[str, Any]) -> SourceConfig:
+        try:
+            return cls(
+                name=str(d["name"]),
+                kind=str(d.get("kind", "local")),
+                location=str(d["location"]),
+                library=str(d.get("library", d["name"])),
+                version=str(d.get("version", "")),
+                include=tuple(str(x) for x in d.get("include", ())),
+                exclude=tuple(str(x) for x in d.get("exclude", ())),
+                limits=dict(d.get("limits", {})),
+                allow_hosts=tuple(str(x) for x in d.get("allow_hosts", ())),
+            )
+        except KeyError as e:
+            raise ConfigError(f"source entry is missing {e.args[0]!r}", detail={"entry": d}) from e
+
+
+@dataclass
+class Registry:
+    path: Path
+    sources: list[SourceConfig] = field(default_factory=list)
+    settings: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def project_root(self) -> Path:
+        return self.path.parent
+
+    def get(self, name: str) -> SourceConfig:
+        for s in self.sources:
+            if s.name == name:
+                return s
+        raise SourceNotFound(
+            f"no source named {name!r}; `docorbit list` shows the configured sources",
+            detail={"name": name, "known": [s.name for s in self.sources]},
+        )
+
+    def add(self, source: SourceConfig, *, replace: bool = False) -> None:
+        existing = [s for s in self.sources if s.name == source.name]
+        if existing and not replace:
+            raise UsageError(
+                f"a source named {source.name!r} exists; remove it first or pick another --name",
+                detail={"name": source.name},
+            )
+        self.sources = [s for s in self.sources if s.name != source.name] + [source]
+
+    def remove(self, name: str) -> SourceConfig:
+        src = self.get(name)
+        self.sources = [s for s in self.sources if s.name != name]
+        return src
+
+    @property
+    def allow_hosts(self) -> tuple[str, ...]:
+        return tuple(str(x) for x in self.settings.get("allow_hosts", ()))
+
+
+def load_registry(path: Path) -> Registry:
+    """Read ``docorbit.toml``; a missing file is an empty registry."""
+    if not path.exists():
+        return Registry(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+        raise ConfigError(f"{path} is not valid TOML: {e}", detail={"path": str(path)}) from e
+    sources = [SourceConfig.from_toml(d) for d in data.get("sources", [])]
+    names = [s.name for s in sources]
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        raise ConfigError(f"duplicate source names in {path}: {', '.join(dupes)}", detail={"names": dupes})
+    return Registry(path, sources, dict(data.get("settings", {})))
+
+
+def save_registry(reg: Registry) -> None:
+    data: dict[str, Any] = {}
+    if reg.settings:
+        data["settings"] = reg.settings
+    data["sources"] = [s.to_toml() for s in sorted(reg.sources, key=lambda s: s.name)]
+    header = "# DocOrbit sources. Edit by hand or with `docorbit add` / `docorbit remove`.\n"
+    atomic_write_bytes(reg.path, (header + tomli_w.dumps(data)).encode("utf-8"))

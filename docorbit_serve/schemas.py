@@ -1,0 +1,298 @@
+"""Table contracts (DESIGN.md §3): one name everywhere (asset = Parquet folder = DuckDB view).
+
+Each table has exactly one Arrow schema here; the pipeline writes it, checks validate against
+it, and the serving side reads it. Changing a schema is a contract change: bump
+``SCHEMA_VERSION`` (it is part of every snapshot id, so old snapshots are never confused with
+new ones).
+
+Conventions: ids are strings derived from content or identity hashes (``stable_id``); times are
+ISO-8601 UTC strings (``...Z``); free-form metadata is a JSON string with sorted keys. Tables that
+a later stage fills may be empty, never invented.
+
+The ``snapshot`` column is added by the snapshot stage when a table is frozen under
+``tables/<table>/source=<s>/snapshot=<id>/``; staging tables do not have it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+import pyarrow as pa
+
+__all__ = [
+    "PER_SOURCE_TABLES",
+    "SCHEMAS",
+    "SCHEMA_VERSION",
+    "canonical_json",
+    "empty_table",
+    "stable_id",
+    "with_snapshot",
+]
+
+SCHEMA_VERSION = "1"
+
+_str = pa.string()
+_annotation = pa.struct(
+    [("type", _str), ("severity", _str), ("evidence", _str), ("location", _str)]
+)
+
+SOURCES = pa.schema(
+    [
+        ("name", _str),
+        ("kind", _str),  # local | web | llms_txt | markdown | openapi | sitemap | git
+        ("location", _str),  # folder path or URL as configured
+        ("library", _str),
+        ("version", _str),
+        ("include", pa.list_(_str)),
+        ("exclude", pa.list_(_str)),
+        ("config_json", _str),  # the whole source entry, canonical JSON
+    ]
+)
+
+DISCOVERED = pa.schema(
+    [
+        ("source", _str),
+        ("url", _str),
+        ("type", _str),  # llms_txt | llms_full_txt | openapi | markdown | sitemap | github | skill | web | local
+        ("discovered_by", _str),
+        ("status", _str),  # valid | invalid | unreachable
+        ("content_type", _str),
+        ("confidence", pa.float64()),
+        ("authority", _str),  # official | community | third_party
+        ("machine_readable", pa.bool_()),
+        ("purposes", pa.list_(_str)),
+        ("rank", pa.int32()),
+        ("rationale", _str),
+        ("metadata_json", _str),
+    ]
+)
+
+FETCHES = pa.schema(
+    [
+        ("source", _str),
+        ("url", _str),
+        ("final_url", _str),
+        ("status", pa.int32()),  # HTTP status; 0 for local files and failures before a response
+        ("ok", pa.bool_()),
+        ("content_type", _str),
+        ("bytes", pa.int64()),
+        ("content_hash", _str),
+        ("etag", _str),
+        ("last_modified", _str),
+        ("error_code", _str),
+        ("error_message", _str),
+        ("fetched_at", _str),
+        ("body", pa.large_binary()),  # raw payload (capped); pages are derived from it
+    ]
+)
+
+PAGES = pa.schema(
+    [
+        ("id", _str),
+        ("source", _str),
+        ("library", _str),
+        ("version", _str),
+        ("url", _str),
+        ("path", _str),  # relative to the source root (local/git) or the URL path (web)
+        ("title", _str),
+        ("markdown", _str),
+        ("headings", pa.list_(pa.struct([("level", pa.int32()), ("text", _str), ("anchor", _str)]))),
+        ("links", pa.list_(pa.struct([("text", _str), ("url", _str), ("is_external", pa.bool_())]))),
+        ("code_examples", pa.list_(pa.struct([("id", _str), ("language", _str), ("code", _str)]))),
+        ("content_hash", _str),
+        ("fetched_at", _str),
+        ("raw_bytes", pa.int64()),
+        ("tokens", pa.int64()),
+        ("security_annotations", pa.list_(_annotation)),
+        ("truncated", pa.bool_()),
+        ("truncation_reason", _str),
+    ]
+)
+
+CHUNKS = pa.schema(
+    [
+        ("id", _str),
+        ("page_id", _str),
+        ("source", _str),
+        ("library", _str),
+        ("version", _str),
+        ("url", _str),  # page URL + "#anchor" when the section has one
+        ("path", _str),
+        ("title", _str),  # the page title
+        ("heading", _str),  # the section's own heading text ("" before the first heading)
+        ("anchor", _str),
+        ("level", pa.int32()),  # heading level 1-6; 0 for text before the first heading
+        ("breadcrumb", pa.list_(_str)),  # ancestor headings, outermost first (not the own heading)
+        ("text", _str),  # the section's Markdown, heading line included
+        ("code_blocks", pa.list_(pa.struct([("language", _str), ("code", _str)]))),
+        ("tokens", pa.int64()),
+        ("content_hash", _str),
+        ("line_start", pa.int32()),  # 1-based, inclusive, in the page's Markdown
+        ("line_end", pa.int32()),
+        ("prev_id", _str),
+        ("next_id", _str),
+        ("parent_id", _str),
+        ("fetched_at", _str),
+        ("security_annotations", pa.list_(_annotation)),
+    ]
+)
+
+SYMBOLS = pa.schema(
+    [
+        ("id", _str),
+        ("source", _str),
+        ("library", _str),
+        ("version", _str),
+        ("chunk_id", _str),
+        ("page_id", _str),
+        ("name", _str),  # short name, e.g. "AsyncClient"
+        ("qualname", _str),  # e.g. "httpx.AsyncClient"
+        ("kind", _str),  # class | function | method | attribute | module | parameter | unknown
+        ("signature", _str),
+        ("language", _str),
+        ("path", _str),
+        ("anchor", _str),
+    ]
+)
+
+ENDPOINTS = pa.schema(
+    [
+        ("id", _str),
+        ("source", _str),
+        ("library", _str),
+        ("version", _str),
+        ("method", _str),
+        ("path", _str),  # the path template, e.g. /pets/{petId}
+        ("operation_id", _str),
+        ("summary", _str),
+        ("description", _str),
+        ("deprecated", pa.bool_()),
+        ("tags", pa.list_(_str)),
+        ("parameters_json", _str),
+        ("request_body_json", _str),
+        ("responses_json", _str),
+        ("spec_url", _str),
+    ]
+)
+
+EXAMPLES = pa.schema(
+    [
+        ("id", _str),
+        ("source", _str),
+        ("library", _str),
+        ("version", _str),
+        ("chunk_id", _str),
+        ("page_id", _str),
+        ("language", _str),
+        ("code", _str),
+        ("heading", _str),
+        ("path", _str),
+        ("anchor", _str),
+        ("tokens", pa.int64()),
+    ]
+)
+
+PITFALLS = pa.schema(
+    [
+        ("id", _str),
+        ("source", _str),
+        ("library", _str),
+        ("version", _str),
+        ("chunk_id", _str),
+        ("page_id", _str),
+        ("kind", _str),  # deprecation | breaking_change | removal | warning | security
+        ("symbol", _str),
+        ("text", _str),
+        ("path", _str),
+        ("anchor", _str),
+    ]
+)
+
+LINKS = pa.schema(
+    [
+        ("source", _str),
+        ("page_id", _str),
+        ("chunk_id", _str),
+        ("text", _str),
+        ("url", _str),
+        ("is_external", pa.bool_()),
+        ("target_page_id", _str),  # "" when the target is not a page of this source
+    ]
+)
+
+POSTINGS = pa.schema(
+    [
+        ("chunk_id", _str),
+        ("field", _str),  # body | heading | breadcrumb | title | code | symbol
+        ("term", _str),
+        ("tf", pa.int32()),
+        ("doc_len", pa.int32()),  # length of this chunk's field in terms
+    ]
+)
+
+SNAPSHOTS = pa.schema(
+    [
+        ("id", _str),
+        ("source", _str),
+        ("library", _str),
+        ("version", _str),
+        ("kind", _str),
+        ("location", _str),
+        ("content_hash", _str),
+        ("created_at", _str),
+        ("schema_version", _str),
+        ("row_counts_json", _str),
+    ]
+)
+
+SCHEMAS: dict[str, pa.Schema] = {
+    "sources": SOURCES,
+    "discovered": DISCOVERED,
+    "fetches": FETCHES,
+    "pages": PAGES,
+    "chunks": CHUNKS,
+    "symbols": SYMBOLS,
+    "endpoints": ENDPOINTS,
+    "examples": EXAMPLES,
+    "pitfalls": PITFALLS,
+    "links": LINKS,
+    "postings": POSTINGS,
+    "snapshots": SNAPSHOTS,
+}
+
+# Tables frozen per source into each snapshot (in pipeline order).
+PER_SOURCE_TABLES = (
+    "sources",
+    "discovered",
+    "fetches",
+    "pages",
+    "chunks",
+    "symbols",
+    "endpoints",
+    "examples",
+    "pitfalls",
+    "links",
+    "postings",
+)
+
+
+def empty_table(name: str) -> pa.Table:
+    return SCHEMAS[name].empty_table()
+
+
+def with_snapshot(table: pa.Table, snapshot_id: str) -> pa.Table:
+    """``table`` plus a constant ``snapshot`` column (provenance of frozen tables)."""
+    col = pa.array([snapshot_id] * table.num_rows, type=pa.string())
+    return table.append_column("snapshot", col)
+
+
+def canonical_json(obj: Any) -> str:
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def stable_id(prefix: str, *parts: str) -> str:
+    """A short id from identity parts: ``prefix`` + 20 hex chars of SHA-256."""
+    h = hashlib.sha256("\x1f".join(parts).encode("utf-8")).hexdigest()
+    return f"{prefix}{h[:20]}"
