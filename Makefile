@@ -20,7 +20,7 @@ install: $(UV)
 	@echo "installed into $(VENV) (run commands as $(VENV)/bin/docorbit ...)" >&2
 
 demo: install
-	$(VENV)/bin/python -m docorbit_serve.demo
+	$(VENV)/bin/python scripts/demo.py
 
 test: install
 	$(VENV)/bin/python -m pytest -q
