@@ -1,0 +1,300 @@
+"""Line-based Markdown scanning shared by ``normalize``, ``slice`` and ``extract``.
+
+Contract: ``scan_markdown(markdown) -> Scan`` finds, in one linear pass over the lines,
+
+- **fenced code blocks** (```` ``` ```` / ``~~~``, three or more, any indentation so that fences
+  inside admonitions, tabs and list items count too). A fence is closed by a line of the same
+  character, at least as long, with nothing else on it. An *unclosed* opener is not a fence
+  (Python-Markdown's ``fenced_code`` behaviour, i.e. what MkDocs renders), so a stray ```` ``` ````
+  cannot swallow the rest of a page.
+- **headings** outside fences: ATX (``#`` … ``######`` indented at most 3 spaces, followed by a
+  space or end of line) and setext (a non-blank line followed by a ``===`` / ``---`` underline).
+  ``Heading.text`` is the heading as written, minus closing ``#``s and a trailing attribute list
+  ``{ #id .class }``. ``Heading.anchor`` is the id MkDocs gives the heading: an explicit
+  ``{ #id }`` first, else Python-Markdown's ``toc`` slug of the *rendered* heading text, made
+  unique within the page with ``toc.unique`` (``_1``, ``_2``) exactly as the ``toc`` extension
+  does (explicit ids are reserved first). The heading is rendered by the ``markdown`` package
+  itself (``attr_list`` + ``toc``), so inline markup, entities and HTML are handled as MkDocs does.
+
+Also: ``split_front_matter`` (YAML front matter at the very top), ``iter_links`` (inline,
+reference-style and autolinks outside fences and code spans) and ``fence_language``.
+
+No Markdown parse tree is built, so parse cost is linear and deep nesting cannot drop text
+(SECURITY-NOTES.md §5/6). Line numbers here are 0-based indices into ``markdown.split("\\n")``.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+import markdown as _markdown
+import yaml
+from markdown.extensions.toc import slugify, unique
+
+__all__ = [
+    "Fence",
+    "Heading",
+    "Scan",
+    "fence_language",
+    "iter_links",
+    "scan_markdown",
+    "split_front_matter",
+]
+
+_FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
+_ATX = re.compile(r"^ {0,3}(?P<hashes>#{1,6})(?:[ \t]+(?P<rest>.*?))?[ \t]*$")
+_SETEXT_UNDERLINE = re.compile(r"^(?P<u>=+|-+)[ \t]*$")
+_CLOSING_HASHES = re.compile(r"(?:^|[ \t]+)#+[ \t]*$")
+# Python-Markdown attr_list's header pattern (a space, then `{...}` at the end of the line).
+_ATTR_LIST = re.compile(r"[ ]+\{\:?(?P<attrs>[^\}\n]*)\}[ ]*$")
+_ATTR_ID = re.compile(r"(?:^|\s)#(?P<id>[^\s}]+)")
+_REFDEF = re.compile(r"^ {0,3}\[[^\]]+\]:[ \t]*\S")
+_NOT_SETEXT_TEXT = re.compile(r"^(?: {4,}|\t|[ ]{0,3}(?:[-*+>|<]|\d+[.)]\s|!!!|\?\?\?|:::))")
+
+
+@dataclass(frozen=True)
+class Fence:
+    start: int  # line index of the opening fence
+    end: int  # line index of the closing fence
+    language: str
+    info: str
+    code: str
+
+
+@dataclass(frozen=True)
+class Heading:
+    line: int  # first line of the heading (the text line for setext headings)
+    end_line: int  # last line (the underline for setext headings)
+    level: int
+    text: str
+    anchor: str
+    explicit_id: bool
+
+
+@dataclass
+class Scan:
+    lines: list[str]
+    headings: list[Heading] = field(default_factory=list)
+    fences: list[Fence] = field(default_factory=list)
+    in_fence: list[bool] = field(default_factory=list)
+
+
+def split_front_matter(text: str) -> tuple[dict[str, Any], str]:
+    """``(front_matter, rest)``: YAML between a leading ``---`` line and the next ``---``/``...``.
+
+    Front matter that is not a YAML mapping is still dropped from the text (it is metadata,
+    not content) and reported as ``{}``.
+    """
+    if not text.startswith("---"):
+        return {}, text
+    lines = text.split("\n")
+    if lines[0].rstrip() != "---":
+        return {}, text
+    for i in range(1, len(lines)):
+        if lines[i].rstrip() in ("---", "..."):
+            raw = "\n".join(lines[1:i])
+            try:
+                data = yaml.safe_load(raw) if raw.strip() else {}
+            except yaml.YAMLError:
+                data = None
+            if raw.strip() and not isinstance(data, dict):
+                # Not YAML front matter after all (e.g. a page opening with a thematic break).
+                if data is None:
+                    return {}, text
+                return {}, "\n".join(lines[i + 1 :])
+            return (data or {}), "\n".join(lines[i + 1 :])
+    return {}, text
+
+
+def fence_language(info: str) -> str:
+    """The language of a fence info string: first word, lower-cased, ``{.py}`` → ``py``."""
+    word = info.strip().split(maxsplit=1)[0] if info.strip() else ""
+    word = word.strip("{}").lstrip(".").split("{", 1)[0].split(",", 1)[0]
+    return word.lower()
+
+
+def _find_fences(lines: list[str]) -> tuple[list[Fence], list[bool]]:
+    fences: list[Fence] = []
+    in_fence = [False] * len(lines)
+    i, n = 0, len(lines)
+    while i < n:
+        m = _FENCE_OPEN.match(lines[i])
+        if m is None or ("`" in m.group("info") and m.group("fence")[0] == "`"):
+            i += 1
+            continue
+        char, length = m.group("fence")[0], len(m.group("fence"))
+        indent = len(m.group("indent").expandtabs(4))
+        closer = re.compile(r"^[ \t]*" + re.escape(char) + "{" + str(length) + r",}[ \t]*$")
+        j = i + 1
+        while j < n and not closer.match(lines[j]):
+            j += 1
+        if j >= n:  # unclosed: not a fence (Python-Markdown)
+            i += 1
+            continue
+        body = [_dedent(line, indent) for line in lines[i + 1 : j]]
+        info = m.group("info").strip()
+        fences.append(Fence(i, j, fence_language(info), info, "\n".join(body)))
+        for k in range(i, j + 1):
+            in_fence[k] = True
+        i = j + 1
+    return fences, in_fence
+
+
+def _dedent(line: str, indent: int) -> str:
+    k = 0
+    while k < len(line) and k < indent and line[k] == " ":
+        k += 1
+    return line[k:]
+
+
+def _heading_text(raw: str) -> str:
+    text = _CLOSING_HASHES.sub("", raw.strip())
+    return _ATTR_LIST.sub("", " " + text).strip()
+
+
+_md_lock = threading.Lock()
+_md: _markdown.Markdown | None = None
+
+
+def _renderer() -> _markdown.Markdown:
+    global _md
+    if _md is None:
+        _md = _markdown.Markdown(extensions=["attr_list", "toc"])
+    return _md
+
+
+@lru_cache(maxsize=65536)
+def _render_id(source: str) -> str:
+    """The id Python-Markdown (attr_list + toc) gives the single heading in ``source``."""
+    with _md_lock:
+        md = _renderer()
+        md.reset()
+        md.convert(source)
+        tokens = list(getattr(md, "toc_tokens", []))
+    while tokens:
+        tok = tokens.pop(0)
+        return str(tok["id"])
+    return ""
+
+
+def _explicit_id(raw: str) -> str:
+    m = _ATTR_LIST.search(raw)
+    if m is None:
+        return ""
+    idm = _ATTR_ID.search(m.group("attrs"))
+    return idm.group("id") if idm else ""
+
+
+def _raw_slug(source: str, plain: str) -> str:
+    rendered = _render_id(source)
+    if rendered:
+        return rendered
+    # Python-Markdown did not see a heading (e.g. a CommonMark-only form): slug the text.
+    return slugify(plain, "-")
+
+
+def scan_markdown(markdown: str) -> Scan:
+    """Fences and headings (with MkDocs anchors) of ``markdown`` (front matter already removed)."""
+    lines = markdown.split("\n")
+    fences, in_fence = _find_fences(lines)
+    refdefs = "\n".join(
+        line for i, line in enumerate(lines) if not in_fence[i] and _REFDEF.match(line)
+    )
+    found: list[
+        tuple[int, int, int, str, str, str]
+    ] = []  # line, end, level, text, source, explicit
+    n = len(lines)
+    i = 0
+    while i < n:
+        if in_fence[i]:
+            i += 1
+            continue
+        line = lines[i]
+        m = _ATX.match(line)
+        if m:
+            rest = m.group("rest") or ""
+            level = len(m.group("hashes"))
+            source = "#" * level + " " + rest
+            found.append((i, i, level, _heading_text(rest), source, _explicit_id(rest)))
+            i += 1
+            continue
+        if (
+            line.strip()
+            and i + 1 < n
+            and not in_fence[i + 1]
+            and _SETEXT_UNDERLINE.match(lines[i + 1])
+            and not _NOT_SETEXT_TEXT.match(line)
+            and not _ATX.match(line)
+        ):
+            level = 1 if lines[i + 1].startswith("=") else 2
+            text = line.strip()
+            source = text + "\n" + ("===" if level == 1 else "---")
+            found.append((i, i + 1, level, _heading_text(text), source, _explicit_id(text)))
+            i += 2
+            continue
+        i += 1
+
+    used: set[str] = {explicit for *_, explicit in found if explicit}
+    headings: list[Heading] = []
+    for line_no, end, level, text, source, explicit in found:
+        if explicit:
+            anchor = explicit
+        else:
+            src = source + ("\n\n" + refdefs if refdefs and "[" in source else "")
+            slug = _raw_slug(src, text)
+            # toc gives an empty slug "_1" already; re-apply unique against the page's ids.
+            anchor = unique("" if slug == "_1" else slug, used)
+        headings.append(Heading(line_no, end, level, text, anchor, bool(explicit)))
+    return Scan(lines=lines, headings=headings, fences=fences, in_fence=in_fence)
+
+
+_CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
+_INLINE_LINK = re.compile(
+    r"(?<!!)\[(?P<text>[^\[\]]*(?:\[[^\[\]]*\][^\[\]]*)*)\]\(\s*<?(?P<url>[^\s()<>]*(?:\([^\s()]*\)[^\s()<>]*)*)>?(?:\s+(?:\"[^\"]*\"|'[^']*'))?\s*\)"
+)
+_REF_LINK = re.compile(r"(?<![!\]])\[(?P<text>[^\[\]]+)\]\[(?P<ref>[^\[\]]*)\]")
+_REF_DEF = re.compile(r"^ {0,3}\[(?P<ref>[^\]]+)\]:[ \t]*<?(?P<url>[^\s>]+)>?")
+_AUTOLINK = re.compile(r"<(?P<url>(?:https?|ftp|mailto):[^\s<>]+)>")
+
+
+def iter_links(scan: Scan) -> list[tuple[int, str, str]]:
+    """``(line_index, text, url)`` for links outside fences and code spans, in page order.
+
+    Inline ``[text](url)``, reference ``[text][ref]`` / ``[ref][]`` resolved through the page's
+    ``[ref]: url`` definitions (case-insensitive), and ``<https://…>`` autolinks. Image links
+    (``![alt](src)``) are not links.
+    """
+    defs: dict[str, str] = {}
+    for i, line in enumerate(scan.lines):
+        if not scan.in_fence[i]:
+            m = _REF_DEF.match(line)
+            if m:
+                defs.setdefault(_norm_ref(m.group("ref")), m.group("url"))
+    out: list[tuple[int, str, str]] = []
+    for i, line in enumerate(scan.lines):
+        if scan.in_fence[i] or "[" not in line and "<" not in line:
+            continue
+        if _REF_DEF.match(line):
+            continue
+        text = _CODE_SPAN.sub(lambda mm: " " * len(mm.group(0)), line)
+        hits: list[tuple[int, str, str]] = []
+        for m in _INLINE_LINK.finditer(text):
+            if m.group("url"):
+                hits.append((m.start(), m.group("text").strip(), m.group("url")))
+        for m in _REF_LINK.finditer(text):
+            ref = m.group("ref") or m.group("text")
+            url = defs.get(_norm_ref(ref))
+            if url:
+                hits.append((m.start(), m.group("text").strip(), url))
+        for m in _AUTOLINK.finditer(text):
+            hits.append((m.start(), m.group("url"), m.group("url")))
+        out.extend((i, t, u) for _, t, u in sorted(hits))
+    return out
+
+
+def _norm_ref(ref: str) -> str:
+    return " ".join(ref.split()).lower()

@@ -1,0 +1,283 @@
+"""normalize: ``fetches`` → ``pages`` (one row per fetched document, schema ``PAGES``).
+
+Contract: ``normalize(cfg, fetches) -> pa.Table`` with the ``PAGES`` schema, sorted by ``path``
+(then ``url``), deterministic for the same input.
+
+- Rows with ``ok = false`` are skipped: the failure is already recorded in ``fetches``.
+- **Markdown** bodies (``.md``, ``.mdx``, ``.markdown``; or content type ``text/markdown``,
+  ``text/x-markdown``, ``text/plain`` as served for ``llms*.txt``) become pages through
+  ``normalize_markdown``: YAML front matter dropped, a leading BOM dropped, CRLF (and lone CR)
+  → LF, otherwise the text is kept verbatim.
+- **HTML** bodies (``text/html``, ``.html``/``.htm``) are not converted to Markdown yet (a later
+  issue). They still become pages, never silently dropped: the visible text (scripts/styles
+  removed, one block per line) with ``truncated = true`` and
+  ``truncation_reason = "html_not_normalized"``.
+- Other bodies (OpenAPI JSON/YAML, images, …) are not pages; they are logged at INFO level and
+  left to the stages that read them from ``fetches`` (``extract_endpoints``).
+- A body shorter than the ``bytes`` the fetch reported (the fetcher capped it) gives
+  ``truncated = true``, ``truncation_reason = "body_capped"``.
+
+``path``: for local sources (``file://`` URLs) the path relative to the source folder
+(``advanced/timeouts.md``); for web sources the URL path (``/docs/quickstart/``).
+
+Page fields: ``id = stable_id("p_", source, path)``; ``title`` = front-matter ``title`` → first
+H1 → file stem; ``headings`` (level, text, anchor) with MkDocs anchors (``markdown_scan``);
+``links`` (text, url, is_external) with relative URLs resolved against the page URL;
+``code_examples`` (id, language, code) from fenced blocks; ``content_hash`` = SHA-256 hex of
+``markdown``; ``tokens`` = ``count_tokens(markdown)``; ``security_annotations`` = [] for now.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from html.parser import HTMLParser
+from pathlib import Path, PurePosixPath
+from typing import Any
+from urllib.parse import unquote, urljoin, urlsplit
+
+import pyarrow as pa
+
+from docorbit_assets.lib.markdown_scan import iter_links, scan_markdown, split_front_matter
+from docorbit_serve.registry import SourceConfig
+from docorbit_serve.schemas import SCHEMAS, stable_id
+from docorbit_serve.tokens import count_tokens
+
+__all__ = ["normalize", "normalize_html", "normalize_markdown", "page_path"]
+
+log = logging.getLogger(__name__)
+
+_MD_EXT = (".md", ".mdx", ".markdown")
+_MD_TYPES = ("text/markdown", "text/x-markdown", "text/plain")
+_HTML_EXT = (".html", ".htm")
+_HTML_TYPES = ("text/html", "application/xhtml+xml")
+_EXTERNAL_SCHEMES = ("http", "https", "ftp", "mailto")
+
+
+def normalize(cfg: SourceConfig, fetches: pa.Table) -> pa.Table:
+    """Pages of one source from its fetched bodies (see module docstring)."""
+    rows: list[dict[str, Any]] = []
+    local_root = _local_root(cfg, fetches)
+    for f in fetches.to_pylist():
+        if not f.get("ok"):
+            continue
+        url = f.get("final_url") or f.get("url") or ""
+        path = page_path(cfg, f.get("url") or url, local_root)
+        body: bytes = f.get("body") or b""
+        kind = _body_kind(path, url, f.get("content_type") or "")
+        text = body.decode(_charset(f.get("content_type") or ""), errors="replace")
+        fetched_at = f.get("fetched_at") or ""
+        if kind == "markdown":
+            row = normalize_markdown(
+                cfg=cfg, path=path, url=url, text=text, fetched_at=fetched_at, raw_bytes=len(body)
+            )
+        elif kind == "html":
+            row = normalize_html(
+                cfg=cfg, path=path, url=url, text=text, fetched_at=fetched_at, raw_bytes=len(body)
+            )
+        else:
+            log.info("normalize: %s is not a document (%s); not a page", url, f.get("content_type"))
+            continue
+        reported = f.get("bytes") or 0
+        if reported > len(body) and not row["truncated"]:
+            row["truncated"], row["truncation_reason"] = True, "body_capped"
+        rows.append(row)
+    rows.sort(key=lambda r: (r["path"], r["url"]))
+    return pa.Table.from_pylist(rows, schema=SCHEMAS["pages"])
+
+
+def normalize_markdown(
+    *, cfg: SourceConfig, path: str, url: str, text: str, fetched_at: str, raw_bytes: int
+) -> dict[str, Any]:
+    """One ``PAGES`` row from a Markdown document."""
+    text = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    front, markdown = split_front_matter(text)
+    scan = scan_markdown(markdown)
+    title = str(front.get("title") or "").strip()
+    if not title:
+        title = next((h.text for h in scan.headings if h.level == 1), "") or _stem(path)
+    page_parts = urlsplit(url)
+    links = []
+    for _, link_text, target in iter_links(scan):
+        resolved = urljoin(url, target)
+        links.append(
+            {"text": link_text, "url": resolved, "is_external": _is_external(page_parts, resolved)}
+        )
+    code_examples = [
+        {"id": stable_id("x_", cfg.name, path, str(k)), "language": f.language, "code": f.code}
+        for k, f in enumerate(scan.fences)
+    ]
+    return {
+        "id": stable_id("p_", cfg.name, path),
+        "source": cfg.name,
+        "library": cfg.library,
+        "version": cfg.version,
+        "url": url,
+        "path": path,
+        "title": title,
+        "markdown": markdown,
+        "headings": [{"level": h.level, "text": h.text, "anchor": h.anchor} for h in scan.headings],
+        "links": links,
+        "code_examples": code_examples,
+        "content_hash": hashlib.sha256(markdown.encode("utf-8")).hexdigest(),
+        "fetched_at": fetched_at,
+        "raw_bytes": raw_bytes,
+        "tokens": count_tokens(markdown),
+        "security_annotations": [],
+        "truncated": False,
+        "truncation_reason": "",
+    }
+
+
+def normalize_html(
+    *, cfg: SourceConfig, path: str, url: str, text: str, fetched_at: str, raw_bytes: int
+) -> dict[str, Any]:
+    """A placeholder ``PAGES`` row for an HTML document: its visible text, flagged truncated."""
+    parser = _TextParser()
+    parser.feed(text)
+    parser.close()
+    body = "\n".join(parser.blocks())
+    return {
+        "id": stable_id("p_", cfg.name, path),
+        "source": cfg.name,
+        "library": cfg.library,
+        "version": cfg.version,
+        "url": url,
+        "path": path,
+        "title": parser.title.strip() or _stem(path),
+        "markdown": body,
+        "headings": [],
+        "links": [],
+        "code_examples": [],
+        "content_hash": hashlib.sha256(body.encode("utf-8")).hexdigest(),
+        "fetched_at": fetched_at,
+        "raw_bytes": raw_bytes,
+        "tokens": count_tokens(body),
+        "security_annotations": [],
+        "truncated": True,
+        "truncation_reason": "html_not_normalized",
+    }
+
+
+def page_path(cfg: SourceConfig, url: str, local_root: str | None = None) -> str:
+    """The page ``path``: relative to the source folder for ``file://`` URLs, else the URL path."""
+    parts = urlsplit(url)
+    if parts.scheme != "file":
+        return parts.path or "/"
+    abs_path = unquote(parts.path)
+    root = local_root if local_root is not None else _root_from_location(cfg, [abs_path])
+    if root and (abs_path == root or abs_path.startswith(root.rstrip("/") + "/")):
+        return abs_path[len(root.rstrip("/")) + 1 :]
+    return PurePosixPath(abs_path).name
+
+
+def _local_root(cfg: SourceConfig, fetches: pa.Table) -> str | None:
+    urls = [u for u in fetches.column("url").to_pylist() if u and u.startswith("file:")]
+    if not urls:
+        return None
+    return _root_from_location(cfg, [unquote(urlsplit(u).path) for u in urls])
+
+
+def _root_from_location(cfg: SourceConfig, paths: list[str]) -> str:
+    """The source folder as it appears in the fetched file paths.
+
+    ``cfg.location`` is absolute, or relative to the project root, which this stage is not
+    given: then the folder is ``<something>/<location>`` and is found in the file paths.
+    """
+    loc = Path(cfg.location).expanduser()
+    if loc.is_absolute():
+        return str(loc.resolve()) if not _prefix_of(str(loc), paths) else str(loc)
+    rel = "/" + PurePosixPath(cfg.location).as_posix().strip("/").removeprefix("./") + "/"
+    if rel == "//":
+        return str(PurePosixPath(paths[0]).parent)
+    candidate = str(Path.cwd() / cfg.location)
+    if _prefix_of(candidate, paths):
+        return str(PurePosixPath(candidate))
+    first = paths[0]
+    k = first.find(rel)
+    if k >= 0:
+        return first[: k + len(rel) - 1]
+    return str(PurePosixPath(first).parent)
+
+
+def _prefix_of(root: str, paths: list[str]) -> bool:
+    root = root.rstrip("/") + "/"
+    return all(p.startswith(root) for p in paths)
+
+
+def _body_kind(path: str, url: str, content_type: str) -> str:
+    ctype = content_type.split(";", 1)[0].strip().lower()
+    suffix = PurePosixPath(urlsplit(url).path or path).suffix.lower()
+    if suffix in _MD_EXT or ctype in _MD_TYPES or suffix == ".txt":
+        return "markdown"
+    if suffix in _HTML_EXT or ctype in _HTML_TYPES:
+        return "html"
+    return "other"
+
+
+def _charset(content_type: str) -> str:
+    for part in content_type.split(";")[1:]:
+        key, _, value = part.strip().partition("=")
+        if key.lower() == "charset" and value:
+            name = value.strip().strip('"')
+            try:
+                "".encode(name)
+            except LookupError:
+                return "utf-8"
+            return name
+    return "utf-8"
+
+
+def _stem(path: str) -> str:
+    p = PurePosixPath(path.rstrip("/") or "index")
+    return p.stem or "index"
+
+
+def _is_external(page: Any, resolved: str) -> bool:
+    target = urlsplit(resolved)
+    if target.scheme not in _EXTERNAL_SCHEMES:
+        return False
+    return page.scheme not in ("http", "https") or target.netloc.lower() != page.netloc.lower()
+
+
+class _TextParser(HTMLParser):
+    _SKIP = frozenset({"script", "style", "template", "noscript", "svg"})
+    _BLOCK = frozenset(
+        {"p", "div", "br", "li", "tr", "pre", "section", "article", "h1", "h2", "h3", "h4"}
+        | {"h5", "h6", "table", "ul", "ol", "blockquote", "header", "footer", "nav", "main"}
+    )
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self._parts: list[str] = []
+        self._skip = 0
+        self._in_title = False
+        self.title = ""
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in self._SKIP:
+            self._skip += 1
+        elif tag == "title":
+            self._in_title = True
+        elif tag in self._BLOCK:
+            self._parts.append("\n")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in self._SKIP and self._skip:
+            self._skip -= 1
+        elif tag == "title":
+            self._in_title = False
+        elif tag in self._BLOCK:
+            self._parts.append("\n")
+
+    def handle_data(self, data: str) -> None:
+        if self._skip:
+            return
+        if self._in_title:
+            self.title += data
+            return
+        self._parts.append(data)
+
+    def blocks(self) -> list[str]:
+        text = "".join(self._parts)
+        return [" ".join(line.split()) for line in text.split("\n") if line.strip()]

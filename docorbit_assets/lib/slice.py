@@ -1,0 +1,180 @@
+"""slice: ``pages`` → ``chunks`` (schema ``CHUNKS``), one chunk per heading section.
+
+Contract: ``slice_pages(pages) -> pa.Table``, deterministic, rows in page order (pages sorted by
+``path``, chunks in document order within a page).
+
+- A **section** starts at a heading (ATX or setext, outside fenced code; see ``markdown_scan``)
+  and runs to the next heading of any level. Text before the first heading is a section with
+  ``heading = ""``, ``anchor = ""``, ``level = 0`` when it is not blank.
+- ``heading``: the heading text as written (markup kept), without closing ``#``s or a trailing
+  ``{ #id }`` attribute list. ``anchor``: the MkDocs (Python-Markdown ``toc``) id.
+- ``breadcrumb``: the ancestor headings' text, outermost first, without the own heading.
+- ``text``: the section's Markdown, heading line included, trailing blank lines dropped.
+  ``line_start``/``line_end``: 1-based inclusive lines of that text in the page ``markdown``.
+  Every non-blank line of a page belongs to exactly one chunk.
+- A section over ``SPLIT_ABOVE_TOKENS`` is split into parts of at most about
+  ``PART_TOKENS`` at blank lines outside fences (fenced code is never split; a single block
+  larger than that stays whole). Every part keeps heading, anchor, level and breadcrumb; the
+  first part has id ``stable_id("c_", source, path, anchor)``, part *n* ≥ 2 has
+  ``stable_id("c_", source, path, anchor, "part-<n>")``.
+- ``prev_id``/``next_id`` link the chunks of a page in order; ``parent_id`` is the (first-part)
+  chunk id of the nearest ancestor section, "" for top-level sections.
+- ``url`` = page URL + ``#anchor`` when the anchor is non-empty; provenance (source, library,
+  version, path, title, fetched_at) is copied from the page; ``security_annotations`` are the
+  page's annotations whose ``evidence`` occurs in the chunk text.
+- ``code_blocks`` (language, code) of the fences in the chunk; ``tokens`` via ``count_tokens``;
+  ``content_hash`` = SHA-256 hex of ``text``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+import pyarrow as pa
+
+from docorbit_assets.lib.markdown_scan import Scan, scan_markdown
+from docorbit_serve.schemas import SCHEMAS, stable_id
+from docorbit_serve.tokens import count_tokens
+
+__all__ = ["PART_TOKENS", "SPLIT_ABOVE_TOKENS", "slice_markdown", "slice_pages"]
+
+SPLIT_ABOVE_TOKENS = 1500
+PART_TOKENS = 1000
+
+
+@dataclass(frozen=True)
+class _Section:
+    start: int  # 0-based first line
+    end: int  # 0-based last line (exclusive)
+    level: int
+    heading: str
+    anchor: str
+    breadcrumb: tuple[str, ...]
+    parent_anchor: str | None  # None: no parent section
+
+
+def slice_pages(pages: pa.Table) -> pa.Table:
+    """Chunks of every page (see module docstring)."""
+    rows: list[dict[str, Any]] = []
+    for page in sorted(pages.to_pylist(), key=lambda p: (p["path"], p["url"])):
+        rows.extend(slice_markdown(page))
+    return pa.Table.from_pylist(rows, schema=SCHEMAS["chunks"])
+
+
+def slice_markdown(page: dict[str, Any]) -> list[dict[str, Any]]:
+    """The chunk rows of one ``PAGES`` row (a dict)."""
+    scan = scan_markdown(page["markdown"] or "")
+    sections = _sections(scan)
+    source, path = page["source"], page["path"]
+    ids = {s.anchor: stable_id("c_", source, path, s.anchor) for s in sections}
+    rows: list[dict[str, Any]] = []
+    for sec in sections:
+        parts = _parts(scan, sec)
+        for n, (a, b) in enumerate(parts, start=1):
+            chunk_id = ids[sec.anchor]
+            if n > 1:
+                chunk_id = stable_id("c_", source, path, sec.anchor, f"part-{n}")
+            text = "\n".join(scan.lines[a:b])
+            rows.append(
+                {
+                    "id": chunk_id,
+                    "page_id": page["id"],
+                    "source": source,
+                    "library": page["library"],
+                    "version": page["version"],
+                    "url": page["url"] + ("#" + sec.anchor if sec.anchor else ""),
+                    "path": path,
+                    "title": page["title"],
+                    "heading": sec.heading,
+                    "anchor": sec.anchor,
+                    "level": sec.level,
+                    "breadcrumb": list(sec.breadcrumb),
+                    "text": text,
+                    "code_blocks": [
+                        {"language": f.language, "code": f.code}
+                        for f in scan.fences
+                        if a <= f.start < b
+                    ],
+                    "tokens": count_tokens(text),
+                    "content_hash": hashlib.sha256(text.encode("utf-8")).hexdigest(),
+                    "line_start": a + 1,
+                    "line_end": b,
+                    "prev_id": "",
+                    "next_id": "",
+                    "parent_id": ids[sec.parent_anchor] if sec.parent_anchor is not None else "",
+                    "fetched_at": page["fetched_at"],
+                    "security_annotations": [
+                        ann
+                        for ann in (page.get("security_annotations") or [])
+                        if ann.get("evidence") and ann["evidence"] in text
+                    ],
+                }
+            )
+    for prev, nxt in zip(rows, rows[1:], strict=False):
+        prev["next_id"], nxt["prev_id"] = nxt["id"], prev["id"]
+    return rows
+
+
+def _sections(scan: Scan) -> list[_Section]:
+    lines = scan.lines
+    starts = [h.line for h in scan.headings]
+    out: list[_Section] = []
+    first = starts[0] if starts else len(lines)
+    if any(line.strip() for line in lines[:first]):
+        out.append(_Section(0, first, 0, "", "", (), None))
+    stack: list[tuple[int, str, str]] = []  # (level, heading, anchor)
+    for k, h in enumerate(scan.headings):
+        end = starts[k + 1] if k + 1 < len(starts) else len(lines)
+        while stack and stack[-1][0] >= h.level:
+            stack.pop()
+        crumbs = tuple(s[1] for s in stack)
+        parent = stack[-1][2] if stack else None
+        out.append(_Section(h.line, end, h.level, h.text, h.anchor, crumbs, parent))
+        stack.append((h.level, h.text, h.anchor))
+    return out
+
+
+def _trim(lines: list[str], a: int, b: int) -> int:
+    while b > a + 1 and not lines[b - 1].strip():
+        b -= 1
+    return b
+
+
+def _parts(scan: Scan, sec: _Section) -> list[tuple[int, int]]:
+    """Line ranges ``[a, b)`` of the section's parts (one unless the section is very long)."""
+    lines = scan.lines
+    end = _trim(lines, sec.start, sec.end)
+    if sec.level == 0:  # leading blank lines of a page are not content
+        start = sec.start
+        while start < end and not lines[start].strip():
+            start += 1
+    else:
+        start = sec.start
+    if count_tokens("\n".join(lines[start:end])) <= SPLIT_ABOVE_TOKENS:
+        return [(start, end)]
+    # Blocks: runs of lines ending at a blank line outside fences.
+    blocks: list[tuple[int, int]] = []
+    a = start
+    for i in range(start, end):
+        if not lines[i].strip() and not scan.in_fence[i] and i > a:
+            blocks.append((a, i))
+            a = i
+    blocks.append((a, end))
+    parts: list[tuple[int, int]] = []
+    cur_a, cur_tokens = blocks[0][0], 0
+    cur_b = blocks[0][0]
+    for a, b in blocks:
+        t = count_tokens("\n".join(lines[a:b]))
+        if cur_b > cur_a and cur_tokens + t > PART_TOKENS:
+            parts.append((cur_a, cur_b))
+            cur_a, cur_tokens = a, 0
+        cur_b, cur_tokens = b, cur_tokens + t
+    parts.append((cur_a, cur_b))
+    out = []
+    for a, b in parts:
+        while a < b and not lines[a].strip():
+            a += 1
+        out.append((a, _trim(lines, a, b)))
+    return [(a, b) for a, b in out if b > a]
