@@ -1,0 +1,125 @@
+"""Loopback HTTP servers for tests (stdlib ``http.server`` in a thread, 127.0.0.1 only).
+
+- ``serve_directory(path)`` serves a folder; yields the base URL ``http://127.0.0.1:<port>/``.
+  ``.md`` is served as ``text/markdown``, ``.txt`` as ``text/plain`` (both UTF-8).
+- ``serve_routes(routes)`` serves fixed responses by exact path (query string ignored); yields
+  the base URL. A route is a ``Route`` or shorthand: ``bytes``/``str`` (200, text/plain) or a
+  tuple ``(status, content_type, body)``. Unknown paths get 404. Pass ``requests=[]`` to collect
+  the request paths the server saw, in order.
+
+Both bind a free port, serve from a daemon thread, and shut down within a bounded time when the
+``with`` block ends (the server thread is joined with a timeout; a stuck handler cannot hang the
+test run). Request logging is silenced.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+__all__ = ["Route", "serve_directory", "serve_routes"]
+
+_SHUTDOWN_TIMEOUT = 5.0
+
+
+@dataclass(frozen=True)
+class Route:
+    status: int = 200
+    body: bytes = b""
+    content_type: str = "text/plain; charset=utf-8"
+    headers: Mapping[str, str] = field(default_factory=dict)
+
+
+class _DirHandler(SimpleHTTPRequestHandler):
+    extensions_map = {
+        **SimpleHTTPRequestHandler.extensions_map,
+        ".md": "text/markdown; charset=utf-8",
+        ".markdown": "text/markdown; charset=utf-8",
+        ".txt": "text/plain; charset=utf-8",
+        ".json": "application/json",
+        ".yaml": "application/yaml",
+        ".html": "text/html; charset=utf-8",
+    }
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
+        pass
+
+
+def _as_route(value: Route | bytes | str | tuple[int, str, bytes | str]) -> Route:
+    if isinstance(value, Route):
+        return value
+    if isinstance(value, str):
+        return Route(body=value.encode("utf-8"))
+    if isinstance(value, bytes):
+        return Route(body=value)
+    status, content_type, body = value
+    return Route(
+        status=status,
+        content_type=content_type,
+        body=body.encode("utf-8") if isinstance(body, str) else body,
+    )
+
+
+def _routes_handler(routes: dict[str, Route], seen: list[str] | None) -> type:
+    class Handler(SimpleHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802 - stdlib naming
+            path = self.path.split("?", 1)[0]
+            if seen is not None:
+                seen.append(path)
+            route = routes.get(path, Route(status=404, body=b"not found"))
+            self.send_response(route.status)
+            self.send_header("Content-Type", route.content_type)
+            self.send_header("Content-Length", str(len(route.body)))
+            for k, v in route.headers.items():
+                self.send_header(k, v)
+            self.end_headers()
+            self.wfile.write(route.body)
+
+        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+            pass
+
+    return Handler
+
+
+@contextmanager
+def _serve(handler: Any) -> Iterator[str]:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.daemon_threads = True
+    thread = threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+    )
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=_SHUTDOWN_TIMEOUT)
+
+
+@contextmanager
+def serve_directory(path: Path | str) -> Iterator[str]:
+    """Serve ``path`` on 127.0.0.1:<free port>; yields ``http://127.0.0.1:<port>/``."""
+    root = Path(path).resolve()
+    if not root.is_dir():
+        raise FileNotFoundError(f"not a folder: {root}")
+    with _serve(partial(_DirHandler, directory=str(root))) as base:
+        yield base
+
+
+@contextmanager
+def serve_routes(
+    routes: Mapping[str, Route | bytes | str | tuple[int, str, bytes | str]],
+    *,
+    requests: list[str] | None = None,
+) -> Iterator[str]:
+    """Serve fixed responses by path; yields ``http://127.0.0.1:<port>/``."""
+    table = {p: _as_route(v) for p, v in routes.items()}
+    with _serve(_routes_handler(table, requests)) as base:
+        yield base
