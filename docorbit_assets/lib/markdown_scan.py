@@ -181,6 +181,28 @@ def _render_id(source: str) -> str:
     return ""
 
 
+_CONTAINER_LOOKBACK = 2000  # lines; bounds the cost of adversarial indented "#" lines
+_CONTAINER_OPENER = re.compile(r"^[ ]*(?:!!!|\?\?\?\+?|===)[ \t]")
+
+
+def _in_container(lines: list[str], in_fence: list[bool], i: int) -> bool:
+    """True when indented line ``i`` is the body of an admonition / details / content tab.
+
+    Python-Markdown (``admonition``, ``pymdownx.details``/``tabbed``) parses such bodies as
+    Markdown, so ``    ## Heading`` there is a real heading with a TOC id. Elsewhere an
+    indented ``#`` line is code or list text.
+    """
+    indent = len(lines[i]) - len(lines[i].lstrip(" "))
+    for k in range(i - 1, max(-1, i - 1 - _CONTAINER_LOOKBACK), -1):
+        line = lines[k]
+        if not line.strip() or in_fence[k]:
+            continue
+        k_indent = len(line) - len(line.lstrip(" "))
+        if k_indent < indent:
+            return bool(_CONTAINER_OPENER.match(line)) and indent - k_indent <= 7
+    return False
+
+
 def _explicit_id(raw: str) -> str:
     m = _ATTR_LIST.search(raw)
     if m is None:
@@ -215,6 +237,8 @@ def scan_markdown(markdown: str) -> Scan:
             continue
         line = lines[i]
         m = _ATX.match(line)
+        if m is None and line.startswith("    ") and _in_container(lines, in_fence, i):
+            m = _ATX.match(line.lstrip(" "))
         if m:
             rest = m.group("rest") or ""
             level = len(m.group("hashes"))

@@ -13,8 +13,9 @@ Contract: ``slice_pages(pages) -> pa.Table``, deterministic, rows in page order 
   ``line_start``/``line_end``: 1-based inclusive lines of that text in the page ``markdown``.
   Every non-blank line of a page belongs to exactly one chunk.
 - A section over ``SPLIT_ABOVE_TOKENS`` is split into parts of at most about
-  ``PART_TOKENS`` at blank lines outside fences (fenced code is never split; a single block
-  larger than that stays whole). Every part keeps heading, anchor, level and breadcrumb; the
+  ``PART_TOKENS`` at blank lines outside fences; a block that is itself over ``PART_TOKENS``
+  (e.g. a long release-notes bullet list) is also cut before its top-level list items. Fenced
+  code is never split; a single item or fence larger than that stays whole. Every part keeps heading, anchor, level and breadcrumb; the
   first part has id ``stable_id("c_", source, path, anchor)``, part *n* ≥ 2 has
   ``stable_id("c_", source, path, anchor, "part-<n>")``.
 - ``prev_id``/``next_id`` link the chunks of a page in order; ``parent_id`` is the (first-part)
@@ -29,6 +30,7 @@ Contract: ``slice_pages(pages) -> pa.Table``, deterministic, rows in page order 
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -136,6 +138,19 @@ def _sections(scan: Scan) -> list[_Section]:
     return out
 
 
+_LIST_ITEM = re.compile(r"^(?:[*+-]|\d{1,9}[.)])[ \t]")
+
+
+def _split_block(scan: Scan, a: int, b: int) -> list[tuple[int, int]]:
+    """A block over ``PART_TOKENS`` cut before its top-level list items (outside fences)."""
+    lines = scan.lines
+    if b - a < 2 or count_tokens("\n".join(lines[a:b])) <= PART_TOKENS:
+        return [(a, b)]
+    cuts = [i for i in range(a + 1, b) if not scan.in_fence[i] and _LIST_ITEM.match(lines[i])]
+    bounds = [a, *cuts, b]
+    return [(x, y) for x, y in zip(bounds, bounds[1:], strict=False) if y > x]
+
+
 def _trim(lines: list[str], a: int, b: int) -> int:
     while b > a + 1 and not lines[b - 1].strip():
         b -= 1
@@ -162,6 +177,7 @@ def _parts(scan: Scan, sec: _Section) -> list[tuple[int, int]]:
             blocks.append((a, i))
             a = i
     blocks.append((a, end))
+    blocks = [sub for blk in blocks for sub in _split_block(scan, *blk)]
     parts: list[tuple[int, int]] = []
     cur_a, cur_tokens = blocks[0][0], 0
     cur_b = blocks[0][0]
