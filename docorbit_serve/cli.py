@@ -1,0 +1,531 @@
+"""The ``docorbit`` command line (DESIGN.md §5): an API for agents and people.
+
+Contract:
+- ``main(argv=None) -> int`` runs one command and returns its exit code (console scripts
+  ``docorbit`` and ``docorbit-serve``, and ``python -m docorbit_serve``).
+- Global options go before the command: ``--home DIR``, ``-g/--global``, ``-p/--project DIR``
+  (resolved by ``docorbit_serve.home.resolve_home``). ``--json`` is accepted before or after the
+  command name.
+- stdout carries data only: one JSON document with ``--json`` (JSON Lines for ``search
+  --batch``), else concise Markdown/plain text. Diagnostics and progress go to stderr.
+- Every ``DocOrbitError`` is caught here: with ``--json`` it is printed on stdout as
+  ``{"error": {"code", "message", "detail"}}``, else as one line on stderr; the process exits
+  with the error's ``exit_code`` (``EXIT_CODES``). Click usage errors become ``usage`` (2).
+- Only ``ingest`` touches the pipeline: it imports ``docorbit_assets.ingest`` inside the command,
+  so every other command (and ``docorbit mcp``) runs without loading Dagster. Commands that read
+  the index import the catalog and search modules inside the command too, which keeps
+  ``init``/``add``/``list`` fast.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+import os
+import re
+import sys
+import traceback
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import click
+
+from docorbit_serve import render
+from docorbit_serve.errors import DocOrbitError, InputError, UsageError
+from docorbit_serve.home import Home, resolve_home
+from docorbit_serve.registry import KINDS, Registry, SourceConfig, load_registry, save_registry
+
+__all__ = ["EXIT_CODES", "cli", "main"]
+
+EXIT_CODES = {
+    0: "ok",
+    1: "error (configuration, search or unexpected failure)",
+    2: "usage (bad command line or arguments)",
+    3: "not found (unknown id or library) or nothing published yet",
+    5: "blocked_url (a URL refused by the fetch policy)",
+    6: "fetch_error (a source could not be fetched)",
+    7: "bad_input (an invalid file, path, cursor or query)",
+    8: "ingest_failed (the pipeline run failed; the previous publication is still served)",
+    130: "interrupted (Ctrl-C)",
+}
+_EPILOG = "\b\nExit codes:\n" + "\n".join(f"  {k:>3}  {v}" for k, v in EXIT_CODES.items())
+_URL_KINDS = ("web", "llms_txt", "sitemap")
+_HOST_PORT = re.compile(r"^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$")
+
+
+@dataclasses.dataclass
+class _State:
+    home_opt: str | None = None
+    global_: bool = False
+    project: str | None = None
+    json: bool = False
+
+    def home(self) -> Home:
+        given = [x for x in (self.home_opt, self.project) if x] + (["-g"] if self.global_ else [])
+        if len(given) > 1:
+            raise UsageError("--home, -g/--global and -p/--project are alternatives: give one")
+        return resolve_home(home=self.home_opt, global_=self.global_, project=self.project)
+
+
+def _set_json(ctx: click.Context, _param: click.Parameter, value: bool) -> bool:
+    if value:
+        ctx.ensure_object(_State).json = True
+    return value
+
+
+def json_option(f: Callable[..., Any]) -> Callable[..., Any]:
+    """``--json`` after the command name (same effect as before it)."""
+    return click.option(
+        "--json",
+        "json_",
+        is_flag=True,
+        expose_value=False,
+        callback=_set_json,
+        help="Print data as JSON on stdout.",
+    )(f)
+
+
+def _emit(state: _State, data: Any, text: str) -> None:
+    if state.json:
+        click.echo(json.dumps(data, sort_keys=True, ensure_ascii=False))
+    else:
+        click.echo(text.rstrip("\n"))
+
+
+def _info(msg: str) -> None:
+    click.echo(msg, err=True)
+
+
+@click.group(epilog=_EPILOG, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--home", "home_opt", metavar="DIR", help="Home folder (also DOCORBIT_HOME).")
+@click.option("-g", "--global", "global_", is_flag=True, help="Use the global home ~/.docorbit.")
+@click.option("-p", "--project", metavar="DIR", help="Use DIR/.docorbit and DIR/docorbit.toml.")
+@click.option("--json", "json_", is_flag=True, help="Print data as JSON on stdout.")
+@click.version_option(package_name="docorbit", prog_name="docorbit")
+@click.pass_context
+def cli(
+    ctx: click.Context, home_opt: str | None, global_: bool, project: str | None, json_: bool
+) -> None:
+    """DocOrbit: versioned, searchable, safe documentation for AI coding agents.
+
+    stdout carries data only (JSON with --json, else Markdown); diagnostics go to stderr.
+    """
+    state = ctx.ensure_object(_State)
+    state.home_opt, state.global_, state.project = home_opt, global_, project
+    state.json = state.json or json_
+
+
+# --------------------------------------------------------------------------- registry commands
+
+
+@cli.command()
+@json_option
+@click.pass_obj
+def init(state: _State) -> None:
+    """Create docorbit.toml in the project root and the home folder (idempotent)."""
+    home = state.home()
+    if not home.project_root.is_dir():
+        raise InputError(
+            f"project folder {home.project_root} does not exist; create it or pass another -p",
+            detail={"project_root": str(home.project_root)},
+        )
+    home_created = not home.path.exists()
+    home.path.mkdir(parents=True, exist_ok=True)
+    if home.path != home.project_root and not (home.path / ".gitignore").exists():
+        # a project home holds data, not sources: keep it out of the project's git
+        (home.path / ".gitignore").write_text("*\n", encoding="utf-8")
+    config_created = not home.config_path.exists()
+    if config_created:
+        save_registry(Registry(home.config_path))
+    data = {
+        **home.to_json(),
+        "config": str(home.config_path),
+        "config_created": config_created,
+        "home_created": home_created,
+    }
+    verb = "created" if config_created else "exists:"
+    _emit(state, data, f"{verb} {home.config_path}\nhome: {home.path}")
+
+
+def _is_url(s: str) -> bool:
+    return s.startswith(("http://", "https://"))
+
+
+def _location(path_or_url: str, kind: str | None, project_root: Path) -> tuple[str, str]:
+    """(kind, location as stored): folders inside the project root are stored relative to it."""
+    if _is_url(path_or_url):
+        kind = kind or "web"
+        if kind == "local":
+            raise UsageError(
+                "kind 'local' needs a folder, not a URL", detail={"location": path_or_url}
+            )
+        return kind, path_or_url
+    if re.match(r"^[A-Za-z][A-Za-z0-9+.-]*://", path_or_url):
+        raise InputError(
+            f"unsupported URL scheme in {path_or_url!r}: use http(s) URLs or a local folder",
+            detail={"location": path_or_url},
+        )
+    p = Path(path_or_url).expanduser().resolve()
+    if not p.exists():
+        raise InputError(f"no such file or folder: {p}", detail={"location": str(p)})
+    kind = kind or ("local" if p.is_dir() else "markdown")
+    if kind in _URL_KINDS:
+        raise UsageError(f"kind {kind!r} needs an http(s) URL", detail={"location": str(p)})
+    if kind == "local" and not p.is_dir():
+        raise InputError(f"kind 'local' needs a folder; {p} is a file", detail={"location": str(p)})
+    try:
+        return kind, p.relative_to(project_root.resolve()).as_posix() or "."
+    except ValueError:
+        return kind, str(p)
+
+
+@cli.command()
+@click.argument("path_or_url")
+@click.option("--name", help="Unique source name (default: the library, plus -VERSION if given).")
+@click.option("--library", required=True, help="Library the docs describe, e.g. httpx.")
+@click.option("--version", "version_", default="", help="Version label, e.g. 0.28 (default: none).")
+@click.option(
+    "--kind", type=click.Choice(KINDS), help="Source kind (default: folder → local, URL → web)."
+)
+@click.option(
+    "--include", multiple=True, metavar="GLOB", help="Only these files/URL paths (repeatable)."
+)
+@click.option(
+    "--exclude", multiple=True, metavar="GLOB", help="Skip these files/URL paths (repeatable)."
+)
+@click.option("--allow-host", "allow_hosts", multiple=True, metavar="HOST:PORT",
+              help="Allow this otherwise refused host (e.g. a private docs server), repeatable.")  # fmt: skip
+@json_option
+@click.pass_obj
+def add(
+    state: _State,
+    path_or_url: str,
+    name: str | None,
+    library: str,
+    version_: str,
+    kind: str | None,
+    include: tuple[str, ...],
+    exclude: tuple[str, ...],
+    allow_hosts: tuple[str, ...],
+) -> None:
+    """Register a documentation source (a folder or a URL) in docorbit.toml."""
+    home = state.home()
+    for h in allow_hosts:
+        if not _HOST_PORT.match(h):
+            raise UsageError(f"--allow-host wants HOST:PORT, got {h!r}", detail={"allow_host": h})
+    kind, location = _location(path_or_url, kind, home.project_root)
+    src = SourceConfig(
+        name=name or (f"{library}-{version_}" if version_ else library),
+        kind=kind,
+        location=location,
+        library=library,
+        version=version_,
+        include=tuple(include),
+        exclude=tuple(exclude),
+        allow_hosts=tuple(allow_hosts),
+    )
+    reg = load_registry(home.config_path)
+    reg.add(src)
+    save_registry(reg)
+    _info(f"run `docorbit ingest --source {src.name}` to fetch and publish it")
+    _emit(
+        state,
+        {"added": src.to_toml(), "config": str(home.config_path)},
+        f"added {src.name} ({src.kind} {src.location}) → {home.config_path}",
+    )
+
+
+def _published_sources(home: Home) -> dict[str, Any]:
+    try:
+        manifest = json.loads(home.published_path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError) as e:
+        _info(f"warning: cannot read {home.published_path}: {e}")
+        return {}
+    return dict(manifest.get("sources") or {})
+
+
+@cli.command(name="list")
+@json_option
+@click.pass_obj
+def list_(state: _State) -> None:
+    """List the configured sources and what is published for each."""
+    home = state.home()
+    reg = load_registry(home.config_path)
+    published = _published_sources(home)
+    rows = []
+    for s in sorted(reg.sources, key=lambda s: s.name):
+        pub = published.get(s.name) or {}
+        rows.append(
+            {
+                **{k: v for k, v in s.to_toml().items()},
+                "version": s.version,
+                "published": bool(pub),
+                "snapshot": pub.get("snapshot", ""),
+                "published_at": pub.get("created_at", ""),
+            }
+        )
+    if not rows:
+        text = (
+            f"no sources in {home.config_path}; add one with `docorbit add PATH_OR_URL --library L`"
+        )
+    else:
+        lines = ["| name | kind | library | version | location | snapshot |", "|---" * 6 + "|"]
+        for r in rows:
+            snap = r["snapshot"] or "(not published)"
+            lines.append(
+                f"| {r['name']} | {r['kind']} | {r['library']} | {r['version'] or '-'} | {r['location']} | {snap} |"
+            )
+        text = "\n".join(lines)
+    _emit(state, {"config": str(home.config_path), "home": str(home.path), "sources": rows}, text)
+
+
+@cli.command()
+@click.argument("name")
+@json_option
+@click.pass_obj
+def remove(state: _State, name: str) -> None:
+    """Remove a source from docorbit.toml (its published data goes at the next ingest)."""
+    home = state.home()
+    reg = load_registry(home.config_path)
+    src = reg.remove(name)
+    save_registry(reg)
+    _info("the published snapshot still serves it until the next `docorbit ingest`")
+    _emit(state, {"removed": src.to_toml(), "config": str(home.config_path)}, f"removed {name}")
+
+
+# --------------------------------------------------------------------------- pipeline
+
+
+@cli.command()
+@click.option("--source", "source", metavar="NAME", help="Only this source (default: all).")
+@json_option
+@click.pass_obj
+def ingest(state: _State, source: str | None) -> None:
+    """Fetch, process and publish the sources (runs the Dagster asset graph in-process)."""
+    home = state.home()
+    reg = load_registry(home.config_path)
+    if source:
+        reg.get(source)  # SourceNotFound with the known names
+    elif not reg.sources:
+        raise UsageError(
+            f"no sources in {home.config_path}; add one with `docorbit add PATH_OR_URL --library L`"
+        )
+    from docorbit_assets.ingest import run_ingest  # the one hand-over to the pipeline
+
+    def progress(*args: Any, **kwargs: Any) -> None:
+        msg = " ".join(str(a) for a in args)
+        if kwargs:
+            msg += " " + json.dumps(kwargs, sort_keys=True, default=str)
+        _info(msg)
+
+    result = run_ingest(home, sources=[source] if source else None, progress=progress)
+    _emit(state, result, _ingest_text(result))
+
+
+def _ingest_text(result: Any) -> str:
+    if not isinstance(result, dict):
+        return str(result)
+    lines = []
+    for key in ("publish_id", "published", "status"):
+        if key in result:
+            lines.append(f"{key}: {result[key]}")
+    for key in ("sources", "failed"):
+        if isinstance(result.get(key), dict | list):
+            lines.append(f"{key}: {json.dumps(result[key], sort_keys=True, default=str)}")
+    return "\n".join(lines) or json.dumps(result, sort_keys=True, default=str)
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def _catalog(home: Home) -> Any:
+    from docorbit_serve.catalog import Catalog
+
+    return Catalog(home)
+
+
+def _batch_lines(path: str) -> Iterator[tuple[int, dict[str, Any]]]:
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise InputError(f"cannot read batch file {path}: {e}", detail={"path": path}) from e
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except ValueError as e:
+            raise InputError(f"{path}:{n}: not JSON: {e}", detail={"line": n}) from e
+        if not isinstance(obj, dict) or "id" not in obj or not isinstance(obj.get("query"), str):
+            raise InputError(
+                f'{path}:{n}: each line needs {{"id": ..., "query": "..."}} (optional "library", "version", "limit")',
+                detail={"line": n},
+            )
+        yield n, obj
+
+
+@cli.command()
+@click.argument("query", required=False)
+@click.option("--library", help="Only this library.")
+@click.option("--version", "version_", help="Only this version label.")
+@click.option("--limit", type=click.IntRange(1, 100), default=10, show_default=True)
+@click.option(
+    "--backend", type=click.Choice(["bm25", "fts"]), help="Search backend (default: the index's)."
+)
+@click.option(
+    "--batch",
+    metavar="FILE.jsonl",
+    help='Queries, one JSON object a line ({"id","query","library"?}); "-" = stdin.',
+)
+@json_option
+@click.pass_obj
+def search(
+    state: _State,
+    query: str | None,
+    library: str | None,
+    version_: str | None,
+    limit: int,
+    backend: str | None,
+    batch: str | None,
+) -> None:
+    """Search the published documentation.
+
+    With --batch the output is JSON Lines, one {"id", "results"} line per query (a query that
+    fails gets "results": [] and an "error" object).
+    """
+    if (query is None) == (batch is None):
+        raise UsageError("give either a QUERY or --batch FILE.jsonl")
+    from docorbit_serve.search import search as run_search
+
+    catalog = _catalog(state.home())
+    if batch is not None:
+        lines = list(_batch_lines(batch))
+        catalog.manifest()  # nothing published: fail once, before any output
+        for _n, obj in lines:
+            out: dict[str, Any] = {"id": obj["id"]}
+            try:
+                res = run_search(
+                    catalog,
+                    obj["query"],
+                    library=obj.get("library") or library,
+                    version=obj.get("version") or version_,
+                    limit=int(obj.get("limit") or limit),
+                    backend=backend,
+                )
+                out["results"] = [render.hit_dict(h) for h in res.hits]
+            except DocOrbitError as e:
+                out["results"] = []
+                out.update(e.to_json())
+            click.echo(json.dumps(out, sort_keys=True, ensure_ascii=False))
+        return
+    if not query.strip():
+        raise InputError("the query is empty; say what you are looking for")
+    res = run_search(
+        catalog, query, library=library, version=version_, limit=limit, backend=backend
+    )
+    hits = [render.hit_dict(h) for h in res.hits]
+    data = {
+        "query": res.query,
+        "backend": res.backend,
+        "truncated": res.truncated,
+        "elapsed_ms": res.elapsed_ms,
+        "results": hits,
+    }
+    _emit(state, data, render.render_hits(query, hits))
+
+
+@cli.command()
+@click.argument("chunk_id", required=False)
+@click.option(
+    "--mode", type=click.Choice(["chunk", "section", "page"]), default="chunk", show_default=True
+)
+@click.option("--max-tokens", type=click.IntRange(1, 20000), default=2000, show_default=True)
+@click.option("--cursor", help="Continue where the previous call stopped (its next_cursor).")
+@json_option
+@click.pass_obj
+def get(
+    state: _State, chunk_id: str | None, mode: str, max_tokens: int, cursor: str | None
+) -> None:
+    """Read a chunk, its section or its whole page (CHUNK_ID from search; a p_… id reads a page)."""
+    if not chunk_id and not cursor:
+        raise UsageError("give a CHUNK_ID (from `docorbit search`) or --cursor")
+    from docorbit_serve.reader import get_doc
+
+    doc = get_doc(
+        _catalog(state.home()), chunk_id=chunk_id, mode=mode, max_tokens=max_tokens, cursor=cursor
+    )
+    _emit(state, doc, render.render_doc(doc))
+
+
+@cli.command()
+@click.option("--http", is_flag=True, hidden=True)
+@click.option("--host", hidden=True)
+@click.option("--port", hidden=True)
+@json_option
+@click.pass_obj
+def mcp(state: _State, http: bool, host: str | None, port: str | None) -> None:
+    """Serve the published documentation to agents over MCP (stdio)."""
+    if http or host or port:
+        raise UsageError(
+            "the streamable HTTP transport (--http/--host/--port) is not available in this "
+            "version; run `docorbit mcp` for stdio",
+            detail={"http": http, "host": host, "port": port},
+        )
+    home = state.home()
+    from docorbit_serve.mcp_server import build_server
+
+    logging.basicConfig(
+        stream=sys.stderr, level=os.environ.get("DOCORBIT_LOG_LEVEL", "WARNING").upper()
+    )
+    server = build_server(home)
+    _info(f"docorbit mcp: serving {home.path} on stdio")
+    try:
+        server.run("stdio")
+    except KeyboardInterrupt:
+        _info("docorbit mcp: interrupted")
+
+
+# --------------------------------------------------------------------------- entry point
+
+
+def _print_error(err: DocOrbitError, as_json: bool) -> None:
+    if as_json:
+        click.echo(json.dumps(err.to_json(), sort_keys=True, ensure_ascii=False, default=str))
+    else:
+        click.echo(f"error [{err.code}]: {err.message}", err=True)
+
+
+def _wants_json(args: list[str]) -> bool:
+    return "--json" in (args[: args.index("--")] if "--" in args else args)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the CLI; returns the exit code (see ``EXIT_CODES``)."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    as_json = _wants_json(args)
+    try:
+        rv = cli.main(args=args, prog_name="docorbit", standalone_mode=False)
+        return rv if isinstance(rv, int) else 0
+    except DocOrbitError as e:
+        _print_error(e, as_json)
+        return e.exit_code
+    except click.UsageError as e:
+        if as_json:
+            _print_error(UsageError(e.format_message()), True)
+        else:
+            e.show()
+        return 2
+    except click.ClickException as e:
+        _print_error(DocOrbitError(e.format_message()), as_json)
+        return e.exit_code or 1
+    except click.exceptions.Abort:
+        click.echo("interrupted", err=True)
+        return 130
+    except Exception as e:  # top-level handler: report, never a bare traceback on stdout
+        traceback.print_exc(file=sys.stderr)
+        _print_error(DocOrbitError(f"unexpected {type(e).__name__}: {e}", code="internal"), as_json)
+        return 1

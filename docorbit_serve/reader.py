@@ -1,0 +1,323 @@
+"""Bounded reads of the published snapshot: ``get_doc`` and ``list_sources``.
+
+Contract:
+
+``get_doc(catalog, *, chunk_id=None, page_id=None, mode="chunk", max_tokens=2000, cursor=None)``
+returns one dict (the same for the CLI's ``--json`` and the MCP tool):
+
+- ``mode="chunk"``: the chunk's own text;
+- ``mode="section"``: the chunk and its subsections (the chunks that follow it on the page with a
+  deeper heading level), with ``neighbours`` naming the chunk before the section, the one after
+  it, and the parent section;
+- ``mode="page"`` (or any call with ``page_id``; a ``chunk_id`` starting with ``p_`` is taken as
+  a page id): the whole page assembled from its chunks in reading order.
+
+The text is at most ``max_tokens`` cl100k tokens (``docorbit_serve.tokens``), cut at a line
+break when one is near. When text remains, ``truncated`` is true and ``next_cursor`` is an opaque
+string: pass it back as ``cursor`` (ids may be left out) to get the next part. A cursor names the
+document and a hash of its text, so a cursor from before a re-publication that changed the text
+is refused with ``InputError`` rather than returning a misaligned part. Unknown ids raise
+``NotFound`` with what to do next; nothing published raises ``NotPublished`` (from the catalog).
+
+Every result is documentation fetched from elsewhere: ``untrusted`` is always true, and
+``security_annotations`` and provenance (source, library, version, url, path, snapshot,
+fetched_at, content_hash) travel with it.
+
+``list_sources(catalog)`` lists the published sources (name, library, version, kind, location,
+snapshot, created_at, pages, chunks), sorted by name.
+
+SQL lives in ``sql/reader_*.sql`` with named parameters only.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import json
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from docorbit_serve.errors import InputError, NotFound
+from docorbit_serve.tokens import count_tokens, truncate_to_tokens
+
+__all__ = ["MAX_TOKENS_LIMIT", "MODES", "get_doc", "list_sources"]
+
+MODES = ("chunk", "section", "page")
+MAX_TOKENS_LIMIT = 20000
+_MAX_PAGE_CHUNKS = 5000
+_SEP = "\n\n"
+
+
+@cache
+def _sql(name: str) -> str:
+    """Text of ``sql/<name>.sql`` (the wheel ships the folder as ``docorbit_serve/_sql``)."""
+    packaged = resources.files("docorbit_serve") / "_sql" / f"{name}.sql"
+    if packaged.is_file():
+        return packaged.read_text(encoding="utf-8")
+    return (Path(__file__).resolve().parents[1] / "sql" / f"{name}.sql").read_text(encoding="utf-8")
+
+
+def _rows(cur: Any, name: str, params: dict[str, Any]) -> list[dict[str, Any]]:
+    cur.execute(_sql(name), params)
+    cols = [d[0] for d in cur.description]
+    return [dict(zip(cols, r, strict=True)) for r in cur.fetchall()]
+
+
+def _encode_cursor(state: dict[str, Any]) -> str:
+    raw = json.dumps(state, sort_keys=True, separators=(",", ":")).encode("utf-8")
+    return base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=")
+
+
+def _decode_cursor(cursor: str) -> dict[str, Any]:
+    try:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
+        state = json.loads(raw)
+        if not isinstance(state, dict) or state.get("v") != 1:
+            raise ValueError("unknown cursor version")
+        int(state["o"])
+        str(state["id"])
+        return state
+    except (ValueError, KeyError, TypeError, binascii.Error, UnicodeDecodeError) as e:
+        raise InputError(
+            "invalid cursor: pass back the next_cursor of the previous get_doc result unchanged, "
+            "or call get_doc without cursor",
+            detail={"cursor": cursor[:200]},
+        ) from e
+
+
+def _text_hash(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def _window(text: str, offset: int, max_tokens: int) -> str:
+    """The longest prefix of ``text[offset:]`` within ``max_tokens``, preferring a line break."""
+    rest = text[offset : offset + max_tokens * 16]
+    if count_tokens(rest) <= max_tokens and offset + len(rest) >= len(text):
+        return rest
+    part = truncate_to_tokens(rest, max_tokens)
+    while part and not rest.startswith(part):  # a cut inside a multi-byte token decodes to U+FFFD
+        part = part[:-1]
+    cut = part.rfind("\n")
+    if cut >= len(part) // 2:
+        part = part[: cut + 1]
+    while part and count_tokens(part) > max_tokens:
+        part = part[: max(1, len(part) - 16)] if len(part) > 16 else part[:-1]
+    if not part and rest:  # always make progress, even with a tiny budget
+        part = rest[0]
+    return part
+
+
+def _neighbour(row: dict[str, Any] | None) -> dict[str, Any] | None:
+    if not row:
+        return None
+    return {
+        "chunk_id": row.get("id", ""),
+        "heading": row.get("heading", "") or "",
+        "anchor": row.get("anchor", "") or "",
+    }
+
+
+def _annotations(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    seen: dict[str, dict[str, Any]] = {}
+    for r in rows:
+        for a in r.get("security_annotations") or ():
+            a = {k: ("" if v is None else str(v)) for k, v in dict(a).items()}
+            seen.setdefault(json.dumps(a, sort_keys=True), a)
+    return [seen[k] for k in sorted(seen)]
+
+
+def _check_args(mode: str, max_tokens: int) -> None:
+    if mode not in MODES:
+        raise InputError(
+            f"unknown mode {mode!r}; use one of {', '.join(MODES)}", detail={"mode": mode}
+        )
+    if not 1 <= int(max_tokens) <= MAX_TOKENS_LIMIT:
+        raise InputError(
+            f"max_tokens must be between 1 and {MAX_TOKENS_LIMIT}",
+            detail={"max_tokens": max_tokens},
+        )
+
+
+def _find_chunk(cur: Any, chunk_id: str) -> dict[str, Any]:
+    rows = _rows(cur, "reader_chunk", {"chunk_id": chunk_id})
+    if not rows:
+        raise NotFound(
+            f"no chunk {chunk_id!r} in the published snapshot; take chunk ids from a fresh "
+            "search_docs / `docorbit search` result (ids change only when a heading moves)",
+            detail={"chunk_id": chunk_id},
+        )
+    return rows[0]
+
+
+def _page_chunks(cur: Any, page_id: str) -> list[dict[str, Any]]:
+    return _rows(cur, "reader_page_chunks", {"page_id": page_id, "max_rows": _MAX_PAGE_CHUNKS})
+
+
+def _select(
+    cur: Any, mode: str, root_id: str
+) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any]]:
+    """(the chunk or page the call names, the chunks to assemble, neighbours)."""
+    if mode == "page":
+        pages = _rows(cur, "reader_page", {"page_id": root_id})
+        if not pages:
+            raise NotFound(
+                f"no page {root_id!r} in the published snapshot; take page ids from a get_doc "
+                "result (page_id) or use a chunk id with mode='page'",
+                detail={"page_id": root_id},
+            )
+        page = pages[0]
+        return page, _page_chunks(cur, root_id), {}
+    chunk = _find_chunk(cur, root_id)
+    siblings = _page_chunks(cur, chunk.get("page_id", ""))
+    by_id = {r["id"]: r for r in siblings}
+    start = next((i for i, r in enumerate(siblings) if r["id"] == root_id), None)
+    if start is None:  # page cap reached; serve the chunk alone
+        siblings, start = [chunk], 0
+    end = start + 1
+    level = int(chunk.get("level") or 0)
+    if mode == "section" and level > 0:
+        while end < len(siblings) and int(siblings[end].get("level") or 0) > level:
+            end += 1
+    parts = siblings[start:end]
+    neighbours = {
+        "prev": _neighbour(by_id.get(parts[0].get("prev_id") or "")),
+        "next": _neighbour(by_id.get(parts[-1].get("next_id") or "")),
+        "parent": _neighbour(by_id.get(chunk.get("parent_id") or "")),
+    }
+    if mode == "section":
+        # the chunk after the section is the first one past its subsections
+        neighbours["next"] = _neighbour(siblings[end] if end < len(siblings) else None)
+    return chunk, parts, neighbours
+
+
+def get_doc(
+    catalog: Any,
+    *,
+    chunk_id: str | None = None,
+    page_id: str | None = None,
+    mode: str = "chunk",
+    max_tokens: int = 2000,
+    cursor: str | None = None,
+) -> dict[str, Any]:
+    """One chunk, section or page of the published snapshot, at most ``max_tokens`` long."""
+    if chunk_id and chunk_id.startswith("p_") and not page_id:
+        chunk_id, page_id = None, chunk_id
+    if page_id:
+        mode = "page"
+    _check_args(mode, max_tokens)
+    state = _decode_cursor(cursor) if cursor else None
+    root_id = page_id or chunk_id
+    if state is not None:
+        if root_id and root_id != state["id"]:
+            raise InputError(
+                "this cursor continues another document; drop the id or the cursor",
+                detail={"id": root_id, "cursor_id": state["id"]},
+            )
+        root_id, mode = str(state["id"]), str(state.get("m", mode))
+        _check_args(mode, max_tokens)
+    if not root_id:
+        raise InputError("pass a chunk_id (from a search result), a page_id, or a cursor")
+
+    manifest = catalog.manifest()
+    cur = catalog.connection().cursor()
+    try:
+        root, parts, neighbours = _select(cur, mode, root_id)
+    finally:
+        cur.close()
+
+    text = _SEP.join(str(p.get("text") or "") for p in parts)
+    offset = int(state["o"]) if state else 0
+    if state is not None and (state.get("h") != _text_hash(text) or offset > len(text)):
+        raise InputError(
+            "the document changed since this cursor was issued (a new snapshot was published); "
+            "call get_doc again without cursor",
+            detail={"id": root_id},
+        )
+    content = _window(text, offset, int(max_tokens))
+    end = offset + len(content)
+    more = end < len(text)
+    next_cursor = (
+        _encode_cursor({"v": 1, "id": root_id, "m": mode, "o": end, "h": _text_hash(text)})
+        if more
+        else None
+    )
+
+    # the chunks the returned window overlaps, in order
+    shown, pos = [], 0
+    for p in parts:
+        n = len(str(p.get("text") or ""))
+        if pos < end and pos + n >= offset:
+            shown.append(p)
+        pos += n + len(_SEP)
+
+    source = str(root.get("source", ""))
+    src_meta = (manifest.get("sources") or {}).get(source, {})
+    first = parts[0] if parts else root
+    is_page = mode == "page"
+    return {
+        "mode": mode,
+        "chunk_id": "" if is_page else root.get("id", ""),
+        "page_id": root.get("id", "") if is_page else root.get("page_id", ""),
+        "source": source,
+        "library": root.get("library", ""),
+        "version": root.get("version", "") or "",
+        "url": root.get("url", ""),
+        "path": root.get("path", ""),
+        "title": root.get("title", ""),
+        "heading": "" if is_page else (root.get("heading", "") or ""),
+        "anchor": "" if is_page else (root.get("anchor", "") or ""),
+        "breadcrumb": [] if is_page else list(root.get("breadcrumb") or []),
+        "snapshot": root.get("snapshot") or src_meta.get("snapshot", ""),
+        "publish_id": manifest.get("publish_id", ""),
+        "fetched_at": root.get("fetched_at") or first.get("fetched_at", "") or "",
+        "content_hash": root.get("content_hash", "") or "",
+        "untrusted": True,
+        "security_annotations": _annotations([root, *shown]),
+        "content": content,
+        "tokens": count_tokens(content),
+        "max_tokens": int(max_tokens),
+        "offset": offset,
+        "total_chars": len(text),
+        "truncated": more,
+        "next_cursor": next_cursor,
+        "chunks": [
+            {
+                "chunk_id": p.get("id", ""),
+                "heading": p.get("heading", "") or "",
+                "anchor": p.get("anchor", "") or "",
+                "url": p.get("url", ""),
+            }
+            for p in shown
+        ],
+        "neighbours": neighbours,
+    }
+
+
+def list_sources(catalog: Any) -> list[dict[str, Any]]:
+    """The published sources with their snapshot and page/chunk counts, sorted by name."""
+    manifest = catalog.manifest()
+    cur = catalog.connection().cursor()
+    try:
+        counts = _rows(cur, "reader_source_counts", {"max_rows": 100000})
+    finally:
+        cur.close()
+    n: dict[tuple[str, str], int] = {(r["tbl"], r["source"]): int(r["n"]) for r in counts}
+    out = []
+    for name, s in sorted((manifest.get("sources") or {}).items()):
+        out.append(
+            {
+                "name": name,
+                "library": s.get("library", ""),
+                "version": s.get("version", "") or "",
+                "kind": s.get("kind", ""),
+                "location": s.get("location", ""),
+                "snapshot": s.get("snapshot", ""),
+                "created_at": s.get("created_at", ""),
+                "pages": n.get(("pages", name), 0),
+                "chunks": n.get(("chunks", name), 0),
+            }
+        )
+    return out
