@@ -12,13 +12,16 @@ Contract: ``normalize(cfg, fetches) -> pa.Table`` with the ``PAGES`` schema, sor
   issue). They still become pages, never silently dropped: the visible text (scripts/styles
   removed, one block per line) with ``truncated = true`` and
   ``truncation_reason = "html_not_normalized"``.
-- Other bodies (OpenAPI JSON/YAML, images, …) are not pages; they are logged at INFO level and
-  left to the stages that read them from ``fetches`` (``extract_endpoints``).
-- A body shorter than the ``bytes`` the fetch reported (the fetcher capped it) gives
-  ``truncated = true``, ``truncation_reason = "body_capped"``.
+- Any other ``ok`` body is read as Markdown (fetch's contract: ``ok`` rows hold Markdown whatever
+  the served content type), except binary types (images, PDF, archives), which are not pages:
+  they are logged at INFO level and stay recorded in ``fetches``.
+- A body the fetcher cut at its byte cap (``error_code = "truncated"``, or ``bytes`` larger than
+  the body) gives ``truncated = true``, ``truncation_reason = "body_capped"``.
 
 ``path``: for local sources (``file://`` URLs) the path relative to the source folder
-(``advanced/timeouts.md``); for web sources the URL path (``/docs/quickstart/``).
+(``advanced/timeouts.md``); for web sources the URL path (``/docs/quickstart/``). This stage is
+not given the project root: an absolute ``cfg.location`` is used as is; a relative one is found
+as the deepest ``…/<location>`` folder that holds every fetched file.
 
 Page fields: ``id = stable_id("p_", source, path)``; ``title`` = front-matter ``title`` → first
 H1 → file stem; ``headings`` (level, text, anchor) with MkDocs anchors (``markdown_scan``);
@@ -51,6 +54,7 @@ _MD_EXT = (".md", ".mdx", ".markdown")
 _MD_TYPES = ("text/markdown", "text/x-markdown", "text/plain")
 _HTML_EXT = (".html", ".htm")
 _HTML_TYPES = ("text/html", "application/xhtml+xml")
+_BINARY_TYPES = ("application/octet-stream", "application/pdf", "application/zip")
 _EXTERNAL_SCHEMES = ("http", "https", "ftp", "mailto")
 
 
@@ -64,7 +68,7 @@ def normalize(cfg: SourceConfig, fetches: pa.Table) -> pa.Table:
         url = f.get("final_url") or f.get("url") or ""
         path = page_path(cfg, f.get("url") or url, local_root)
         body: bytes = f.get("body") or b""
-        kind = _body_kind(path, url, f.get("content_type") or "")
+        kind = _body_kind(path, url, f.get("content_type") or "", body)
         text = body.decode(_charset(f.get("content_type") or ""), errors="replace")
         fetched_at = f.get("fetched_at") or ""
         if kind == "markdown":
@@ -78,8 +82,8 @@ def normalize(cfg: SourceConfig, fetches: pa.Table) -> pa.Table:
         else:
             log.info("normalize: %s is not a document (%s); not a page", url, f.get("content_type"))
             continue
-        reported = f.get("bytes") or 0
-        if reported > len(body) and not row["truncated"]:
+        capped = f.get("error_code") == "truncated" or (f.get("bytes") or 0) > len(body)
+        if capped and not row["truncated"]:
             row["truncated"], row["truncation_reason"] = True, "body_capped"
         rows.append(row)
     rows.sort(key=lambda r: (r["path"], r["url"]))
@@ -164,7 +168,8 @@ def page_path(cfg: SourceConfig, url: str, local_root: str | None = None) -> str
     parts = urlsplit(url)
     if parts.scheme != "file":
         return parts.path or "/"
-    abs_path = unquote(parts.path)
+    # fetch writes "file://" + the POSIX path (not percent-encoded); as_uri() URLs are encoded.
+    abs_path = url[len("file://") :] if "%" not in url else unquote(parts.path)
     root = local_root if local_root is not None else _root_from_location(cfg, [abs_path])
     if root and (abs_path == root or abs_path.startswith(root.rstrip("/") + "/")):
         return abs_path[len(root.rstrip("/")) + 1 :]
@@ -175,29 +180,34 @@ def _local_root(cfg: SourceConfig, fetches: pa.Table) -> str | None:
     urls = [u for u in fetches.column("url").to_pylist() if u and u.startswith("file:")]
     if not urls:
         return None
-    return _root_from_location(cfg, [unquote(urlsplit(u).path) for u in urls])
+    return _root_from_location(
+        cfg, [u[len("file://") :] if "%" not in u else unquote(urlsplit(u).path) for u in urls]
+    )
 
 
 def _root_from_location(cfg: SourceConfig, paths: list[str]) -> str:
     """The source folder as it appears in the fetched file paths.
 
-    ``cfg.location`` is absolute, or relative to the project root, which this stage is not
-    given: then the folder is ``<something>/<location>`` and is found in the file paths.
+    ``cfg.location`` is absolute (used as is, or resolved when the files were listed under
+    its resolved form), or relative to the project root, which this stage is not given: then
+    the folder is the deepest ``…/<location>`` that contains every fetched file.
     """
     loc = Path(cfg.location).expanduser()
     if loc.is_absolute():
-        return str(loc.resolve()) if not _prefix_of(str(loc), paths) else str(loc)
-    rel = "/" + PurePosixPath(cfg.location).as_posix().strip("/").removeprefix("./") + "/"
-    if rel == "//":
-        return str(PurePosixPath(paths[0]).parent)
-    candidate = str(Path.cwd() / cfg.location)
-    if _prefix_of(candidate, paths):
-        return str(PurePosixPath(candidate))
-    first = paths[0]
-    k = first.find(rel)
-    if k >= 0:
-        return first[: k + len(rel) - 1]
-    return str(PurePosixPath(first).parent)
+        for root in (str(loc), str(loc.resolve())):
+            if _prefix_of(root, paths):
+                return root.rstrip("/")
+        return str(loc).rstrip("/")
+    rel = "/" + PurePosixPath(cfg.location).as_posix().strip("/").removeprefix("./").strip("/")
+    common = str(PurePosixPath(paths[0]).parent)
+    for p in paths[1:]:
+        while not (p + "/").startswith(common.rstrip("/") + "/"):
+            common = str(PurePosixPath(common).parent)
+    if rel == "/" or rel == "/.":
+        return common
+    probe = common + "/"
+    k = probe.rfind(rel + "/")
+    return probe[: k + len(rel)] if k >= 0 else common
 
 
 def _prefix_of(root: str, paths: list[str]) -> bool:
@@ -205,14 +215,20 @@ def _prefix_of(root: str, paths: list[str]) -> bool:
     return all(p.startswith(root) for p in paths)
 
 
-def _body_kind(path: str, url: str, content_type: str) -> str:
+def _body_kind(path: str, url: str, content_type: str, body: bytes) -> str:
     ctype = content_type.split(";", 1)[0].strip().lower()
     suffix = PurePosixPath(urlsplit(url).path or path).suffix.lower()
     if suffix in _MD_EXT or ctype in _MD_TYPES or suffix == ".txt":
         return "markdown"
-    if suffix in _HTML_EXT or ctype in _HTML_TYPES:
+    if (
+        suffix in _HTML_EXT
+        or ctype in _HTML_TYPES
+        or body.lstrip()[:15].lower().startswith((b"<!doctype html", b"<html"))
+    ):
         return "html"
-    return "other"
+    if ctype.startswith(("image/", "audio/", "video/", "font/")) or ctype in _BINARY_TYPES:
+        return "other"
+    return "markdown"  # fetch's contract: ok rows hold Markdown whatever the served type
 
 
 def _charset(content_type: str) -> str:
