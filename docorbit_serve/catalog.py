@@ -1,0 +1,117 @@
+"""The catalog: what is published, and a read-only connection to its index.
+
+Contract:
+  - ``Catalog(home).manifest()`` -> the parsed ``published.json`` (format in ARCHITECTURE.md);
+    raises ``NotPublished`` (with the fix: run an ingest) when nothing is published or the
+    file is unreadable.
+  - ``.connection()`` -> a read-only DuckDB connection to the published index file, with the
+    FTS extension loaded from its wheel (autoinstall/autoload off). Each call checks
+    ``published.json`` cheaply (stat: mtime, size, inode) and, when it names another
+    publication, opens the new index; the old connection is dropped, not closed, so a search
+    already running on it finishes on the file it started with. Index files are immutable, so a
+    reader never sees half of a publication.
+  - ``.cursor()`` -> a new cursor on the current connection; use one per thread/query.
+  - ``.publish_id`` -> the publish id of the open connection (``None`` before the first open).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from docorbit_serve.errors import NotPublished
+from docorbit_serve.home import Home
+from docorbit_serve.search.fts import DUCKDB_CONFIG, load_extension
+
+__all__ = ["Catalog"]
+
+
+def _stamp(path: Path) -> tuple[int, int, int] | None:
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        return None
+    return (st.st_mtime_ns, st.st_size, st.st_ino)
+
+
+class Catalog:
+    def __init__(self, home: Home):
+        self.home = home
+        self._lock = threading.Lock()
+        self._stamp: tuple[int, int, int] | None = None
+        self._manifest: dict[str, Any] | None = None
+        self._con: duckdb.DuckDBPyConnection | None = None
+        self._con_publish_id: str | None = None
+
+    @property
+    def publish_id(self) -> str | None:
+        return self._con_publish_id
+
+    def _not_published(self, why: str) -> NotPublished:
+        return NotPublished(
+            f"nothing is published in {self.home.path} ({why}); add a source with "
+            "`docorbit add` and run `docorbit ingest` to publish one",
+            detail={"home": str(self.home.path), "reason": why},
+        )
+
+    def _read_manifest(self) -> dict[str, Any]:
+        path = self.home.published_path
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise self._not_published("no published.json") from None
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+            raise self._not_published(f"published.json is unreadable: {e}") from e
+        if not isinstance(data, dict) or not data.get("publish_id") or not data.get("index"):
+            raise self._not_published("published.json lacks publish_id/index")
+        return data
+
+    def _refresh(self) -> dict[str, Any]:
+        """Re-read published.json if its stat changed (caller holds the lock)."""
+        stamp = _stamp(self.home.published_path)
+        if stamp is None:
+            self._stamp, self._manifest = None, None
+            raise self._not_published("no published.json")
+        if stamp != self._stamp or self._manifest is None:
+            self._manifest = self._read_manifest()
+            self._stamp = stamp
+        return self._manifest
+
+    def manifest(self) -> dict[str, Any]:
+        with self._lock:
+            return dict(self._refresh())
+
+    def _index_path(self, manifest: dict[str, Any]) -> Path:
+        rel = Path(str(manifest["index"]))
+        path = rel if rel.is_absolute() else self.home.path / rel
+        if not path.is_file():
+            raise self._not_published(f"the published index {path} is missing")
+        return path
+
+    def connection(self) -> duckdb.DuckDBPyConnection:
+        with self._lock:
+            manifest = self._refresh()
+            pid = str(manifest["publish_id"])
+            if self._con is None or pid != self._con_publish_id:
+                path = self._index_path(manifest)
+                try:
+                    con = duckdb.connect(str(path), read_only=True, config=dict(DUCKDB_CONFIG))
+                except duckdb.Error as e:
+                    raise self._not_published(f"cannot open the index {path}: {e}") from e
+                load_extension(con)
+                # Dropped, not closed: cursors taken from it keep working until they finish.
+                self._con, self._con_publish_id = con, pid
+            return self._con
+
+    def cursor(self) -> duckdb.DuckDBPyConnection:
+        return self.connection().cursor()
+
+    def close(self) -> None:
+        with self._lock:
+            if self._con is not None:
+                self._con.close()
+            self._con, self._con_publish_id = None, None

@@ -1,0 +1,224 @@
+"""Search over the published index: one interface, two DuckDB backends.
+
+Contract::
+
+    search(catalog, query, *, library=None, version=None, limit=10, offset=0, backend=None)
+        -> SearchResult(query, hits: list[Hit], backend, truncated, elapsed_ms)
+
+- ``backend``: ``"bm25"`` (precomputed postings, core SQL, no extension) or ``"fts"`` (DuckDB
+  FTS extension); ``None`` = ``DEFAULT_BACKEND``. Both see the same analysed terms
+  (``analyze.terms``) and the same re-ranking (``scoring.rerank``).
+- Bounds: ``offset + limit`` is capped at ``MAX_RESULTS`` rows (``truncated`` is set when the
+  cap cut the requested window short); each query runs under ``TIME_LIMIT_S`` (a timer thread
+  interrupts DuckDB) and raises ``SearchError`` when it is exceeded.
+- Errors: blank query or bad limit/offset/backend -> ``UsageError``; a library filter the index
+  does not hold -> ``UnknownLibrary`` (detail lists the known libraries); an unknown version
+  of a known library -> ``NotFound`` (detail lists its versions); nothing published ->
+  ``NotPublished`` (from the catalog); DuckDB failures -> ``SearchError``.
+- Every hit is documentation fetched from elsewhere: ``untrusted`` is always ``True``.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import duckdb
+
+from docorbit_serve.errors import NotFound, SearchError, UnknownLibrary, UsageError
+from docorbit_serve.search import bm25, fts
+from docorbit_serve.search.analyze import query_terms
+from docorbit_serve.search.scoring import SCORING, ScoringConfig, rerank
+from docorbit_serve.search.sqlfiles import sql
+
+__all__ = [
+    "BACKENDS",
+    "DEFAULT_BACKEND",
+    "MAX_RESULTS",
+    "TIME_LIMIT_S",
+    "Hit",
+    "SearchResult",
+    "search",
+]
+
+BACKENDS = {"bm25": bm25.candidates, "fts": fts.candidates}
+DEFAULT_BACKEND = "bm25"
+MAX_RESULTS = 100
+TIME_LIMIT_S = 5.0
+
+
+@dataclass
+class Hit:
+    chunk_id: str
+    library: str
+    version: str
+    source: str
+    url: str
+    path: str
+    title: str
+    heading: str
+    anchor: str
+    breadcrumb: list[str]
+    score: float
+    tokens: int
+    snapshot: str
+    untrusted: bool
+    content: str
+    security_annotations: list[dict] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class SearchResult:
+    query: str
+    hits: list[Hit]
+    backend: str
+    truncated: bool
+    elapsed_ms: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "query": self.query,
+            "backend": self.backend,
+            "truncated": self.truncated,
+            "elapsed_ms": self.elapsed_ms,
+            "hits": [h.to_json() for h in self.hits],
+        }
+
+
+@contextmanager
+def _time_limit(cur: duckdb.DuckDBPyConnection, seconds: float) -> Iterator[None]:
+    """Interrupt ``cur`` after ``seconds`` (DuckDB has no per-query timeout)."""
+    timer = threading.Timer(seconds, cur.interrupt)
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    except duckdb.InterruptException as e:
+        raise SearchError(
+            f"search took longer than {seconds:g} s and was stopped; use a more specific query "
+            "or a --library filter",
+            detail={"time_limit_s": seconds},
+            code="search_timeout",
+        ) from e
+    except duckdb.Error as e:
+        raise SearchError(f"search failed: {e}", detail={"duckdb": type(e).__name__}) from e
+    finally:
+        timer.cancel()
+
+
+def _check_filters(cur: duckdb.DuckDBPyConnection, library: str | None, version: str | None):
+    if library is None and version is None:
+        return
+    known = {lib: list(vers) for lib, vers in cur.execute(sql("search_libraries")).fetchall()}
+    if library is not None and library not in known:
+        raise UnknownLibrary(
+            f"library {library!r} is not in the published index; known libraries: "
+            + (", ".join(sorted(known)) or "(none)"),
+            detail={"library": library, "known": sorted(known)},
+        )
+    if version is not None:
+        versions = (
+            known[library]
+            if library is not None
+            else sorted({v for vs in known.values() for v in vs})
+        )
+        if version not in versions:
+            raise NotFound(
+                f"version {version!r} is not in the published index"
+                + (f" for {library!r}" if library else "")
+                + "; known versions: "
+                + (", ".join(repr(v) for v in versions) or "(none)"),
+                detail={"library": library, "version": version, "known": versions},
+            )
+
+
+def _hit(row: dict[str, Any]) -> Hit:
+    return Hit(
+        chunk_id=row["chunk_id"],
+        library=row["library"],
+        version=row["version"],
+        source=row["source"],
+        url=row["url"],
+        path=row["path"],
+        title=row["title"],
+        heading=row["heading"],
+        anchor=row["anchor"],
+        breadcrumb=list(row["breadcrumb"] or []),
+        score=round(float(row["score"]), 6),
+        tokens=int(row["tokens"] or 0),
+        snapshot=row["snapshot"],
+        untrusted=True,
+        content=row["text"],
+        security_annotations=[dict(a) for a in (row["security_annotations"] or [])],
+    )
+
+
+def _validate(query: Any, limit: Any, offset: Any, backend: str | None) -> str:
+    if not isinstance(query, str) or not query.strip():
+        raise UsageError("the search query is empty; pass some words to search for")
+    if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
+        raise UsageError(f"limit must be a positive integer, got {limit!r}")
+    if not isinstance(offset, int) or isinstance(offset, bool) or offset < 0:
+        raise UsageError(f"offset must be a non-negative integer, got {offset!r}")
+    name = backend or DEFAULT_BACKEND
+    if name not in BACKENDS:
+        raise UsageError(
+            f"unknown search backend {name!r}; choose one of {', '.join(sorted(BACKENDS))}",
+            detail={"backend": name, "known": sorted(BACKENDS)},
+        )
+    return name
+
+
+def search(
+    catalog: Any,
+    query: str,
+    *,
+    library: str | None = None,
+    version: str | None = None,
+    limit: int = 10,
+    offset: int = 0,
+    backend: str | None = None,
+    cfg: ScoringConfig = SCORING,
+    time_limit_s: float = TIME_LIMIT_S,
+) -> SearchResult:
+    """Ranked chunks for ``query`` from the catalog's published index (see module docstring)."""
+    t0 = time.perf_counter()
+    name = _validate(query, limit, offset, backend)
+    window_end = min(offset + limit, MAX_RESULTS)
+    cut = offset + limit > MAX_RESULTS
+    terms = query_terms(query)
+    cur = catalog.cursor()
+    try:
+        with _time_limit(cur, time_limit_s):
+            _check_filters(cur, library, version)
+            pool = max(cfg.candidates, window_end)
+            cands = BACKENDS[name](
+                cur, terms, library=library, version=version, cap=pool + 1, cfg=cfg
+            )
+            more = len(cands) > pool
+            cands = cands[:pool]
+            rows: dict[str, dict[str, Any]] = {}
+            if cands:
+                res = cur.execute(sql("search_hits"), {"ids": [c["chunk_id"] for c in cands]})
+                names = [d[0] for d in res.description]
+                rows = {r[0]: dict(zip(names, r, strict=True)) for r in res.fetchall()}
+    finally:
+        cur.close()
+    merged = [{**rows[c["chunk_id"]], **c} for c in cands if c["chunk_id"] in rows]
+    ranked = rerank(merged, query, cfg)
+    window = ranked[offset:window_end]
+    truncated = cut and (more or len(ranked) > window_end)
+    return SearchResult(
+        query=query,
+        hits=[_hit(r) for r in window],
+        backend=name,
+        truncated=truncated,
+        elapsed_ms=round((time.perf_counter() - t0) * 1000, 3),
+    )

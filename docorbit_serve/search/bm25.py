@@ -1,0 +1,35 @@
+"""Postings-BM25 backend: core DuckDB SQL over the index's precomputed postings weights.
+
+Contract: ``candidates(cur, terms, ...)`` runs ``sql/search_bm25.sql`` and returns up to
+``cap`` dicts ``{chunk_id, score, matched}`` best first. No extension is needed. The score is
+``sum over query terms and fields of w_field * idf * tf*(k1+1)/(tf + k1*(1-b+b*len/avglen))``
+(a BM25F-style sum of per-field BM25), with ``w_field`` from the scoring config.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import duckdb
+
+from docorbit_serve.search.scoring import SCORING, ScoringConfig
+from docorbit_serve.search.sqlfiles import sql
+
+__all__ = ["candidates"]
+
+
+def candidates(
+    cur: duckdb.DuckDBPyConnection,
+    terms: list[str],
+    *,
+    library: str | None,
+    version: str | None,
+    cap: int,
+    cfg: ScoringConfig = SCORING,
+) -> list[dict[str, Any]]:
+    if not terms:
+        return []
+    params: dict[str, Any] = {f"w_{f}": w for f, w in cfg.field_weights().items()}
+    params.update({"terms": terms, "library": library, "version": version, "cap": cap})
+    rows = cur.execute(sql("search_bm25"), params).fetchall()
+    return [{"chunk_id": r[0], "score": float(r[1]), "matched": int(r[2])} for r in rows]

@@ -1,0 +1,84 @@
+"""FTS-extension backend, and loading the extension offline.
+
+Contract: ``load_extension(con)`` loads DuckDB's ``fts`` extension from the
+``duckdb_extension_fts`` wheel by path (nothing is downloaded, nothing written to
+``~/.duckdb``); connections must be opened with autoinstall/autoload off (``DUCKDB_CONFIG``).
+``candidates(cur, terms, ...)`` runs ``sql/search_fts.sql``: BM25 over all fields via
+``match_bm25`` plus a weighted heading/title/breadcrumb-only BM25. The query text handed to FTS
+is the analysed terms joined by spaces (only ``[a-z0-9_.]`` tokens, bound as a parameter),
+so user text never reaches the FTS query parser raw.
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from docorbit_serve.errors import ConfigError
+from docorbit_serve.search.scoring import SCORING, ScoringConfig
+from docorbit_serve.search.sqlfiles import sql
+
+__all__ = ["DUCKDB_CONFIG", "candidates", "extension_path", "load_extension", "safe_fts_query"]
+
+DUCKDB_CONFIG = {"autoinstall_known_extensions": False, "autoload_known_extensions": False}
+
+
+def extension_path() -> Path:
+    """The signed ``fts.duckdb_extension`` matching the installed DuckDB."""
+    try:
+        root = importlib.resources.files("duckdb_extension_fts")
+    except ModuleNotFoundError as e:
+        raise ConfigError(
+            "the duckdb-extension-fts package is not installed (pip install "
+            f"duckdb-extension-fts=={duckdb.__version__})"
+        ) from e
+    path = Path(str(root)) / "extensions" / f"v{duckdb.__version__}" / "fts.duckdb_extension"
+    if not path.is_file():
+        raise ConfigError(
+            f"no FTS extension for DuckDB {duckdb.__version__} at {path}; install "
+            f"duckdb-extension-fts=={duckdb.__version__}",
+            detail={"path": str(path)},
+        )
+    return path
+
+
+def load_extension(con: duckdb.DuckDBPyConnection) -> None:
+    path = extension_path()
+    # LOAD takes a literal, not a parameter; the path is ours (the installed wheel), and
+    # single quotes are doubled so that no path can break out of the literal.
+    literal = str(path).replace("'", "''")
+    try:
+        con.execute(f"LOAD '{literal}'")
+    except duckdb.Error as e:
+        raise ConfigError(f"cannot load the DuckDB FTS extension from {path}: {e}") from e
+
+
+def safe_fts_query(terms: list[str]) -> str:
+    """The FTS query string for analysed terms: tokens are ``[a-z0-9_.]`` only, space-joined."""
+    return " ".join(t for t in terms if t and all(ch.isalnum() or ch in "_." for ch in t))
+
+
+def candidates(
+    cur: duckdb.DuckDBPyConnection,
+    terms: list[str],
+    *,
+    library: str | None,
+    version: str | None,
+    cap: int,
+    cfg: ScoringConfig = SCORING,
+) -> list[dict[str, Any]]:
+    q = safe_fts_query(terms)
+    if not q:
+        return []
+    params = {
+        "q": q,
+        "heading_weight": cfg.fts_heading_weight,
+        "library": library,
+        "version": version,
+        "cap": cap,
+    }
+    rows = cur.execute(sql("search_fts"), params).fetchall()
+    return [{"chunk_id": r[0], "score": float(r[1])} for r in rows]

@@ -1,0 +1,164 @@
+"""Dev-set retrieval evaluation, end to end, without Dagster.
+
+Builds a home with the three dev doc sets as local sources (fastapi, pydantic, httpx) through
+the pipeline's lib functions (discover, fetch, normalize, slice, extract_symbols when present,
+postings, snapshot.freeze), publishes it (build_index + published.json), runs the dev queries
+through search with each backend, and scores each run with the shared scorer::
+
+    .venv/bin/python scripts/eval_dev.py [--backend bm25,fts] [--home DIR] [--reuse]
+                                         [--out DIR] [--json SUMMARY.json]
+
+``--json`` writes ``{backend: scorer summary}`` (the scorer's ``--json`` output per backend).
+The data folder defaults to ``<repo>/../shared/data`` (``DOCORBIT_DATA`` overrides it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pyarrow as pa
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from docorbit_assets.lib import discover, fetch, normalize, postings, slice, snapshot, sources  # noqa: E402
+from docorbit_assets.lib.index import build_index  # noqa: E402
+from docorbit_serve.catalog import Catalog  # noqa: E402
+from docorbit_serve.evaluate import evaluate_file  # noqa: E402
+from docorbit_serve.home import Home, atomic_write_json  # noqa: E402
+from docorbit_serve.registry import SourceConfig  # noqa: E402
+from docorbit_serve.schemas import PER_SOURCE_TABLES, SCHEMA_VERSION, empty_table, stable_id  # noqa: E402
+
+DOC_SETS = {
+    "fastapi": "docs/fastapi/docs/en/docs",
+    "pydantic": "docs/pydantic/docs",
+    "httpx": "docs/httpx/docs",
+}
+
+
+def data_dir() -> Path:
+    return Path(os.environ.get("DOCORBIT_DATA") or (REPO / ".." / "shared" / "data")).resolve()
+
+
+def _symbols(pages: pa.Table, chunks: pa.Table) -> pa.Table:
+    try:
+        from docorbit_assets.lib.extract import extract_symbols
+    except ImportError:
+        return empty_table("symbols")
+    return extract_symbols(pages, chunks)
+
+
+def source_tables(cfg: SourceConfig, root: Path) -> dict[str, pa.Table]:
+    """Every per-source table of one local source, through the pipeline's lib functions."""
+    tables = {name: empty_table(name) for name in PER_SOURCE_TABLES}
+    tables["sources"] = sources.source_table(cfg, root)
+    tables["discovered"] = discover.discover(cfg, root)
+    tables["fetches"] = fetch.fetch_source(cfg, tables["discovered"], root)
+    tables["pages"] = normalize.normalize(cfg, tables["fetches"])
+    tables["chunks"] = slice.slice_pages(tables["pages"])
+    tables["symbols"] = _symbols(tables["pages"], tables["chunks"])
+    tables["postings"] = postings.build_postings(tables["chunks"], tables["symbols"])
+    return tables
+
+
+def build_dev_home(home_dir: Path, data: Path) -> Home:
+    home = Home(home_dir.resolve(), home_dir.resolve())
+    entries = {}
+    for lib, rel in DOC_SETS.items():
+        cfg = SourceConfig(name=lib, kind="local", location=str(data / rel), library=lib)
+        t0 = time.perf_counter()
+        tables = source_tables(cfg, home.project_root)
+        snap = snapshot.freeze(home, cfg, tables).to_pylist()[0]
+        print(
+            f"{lib}: {tables['pages'].num_rows} pages, {tables['chunks'].num_rows} chunks, "
+            f"{tables['postings'].num_rows} postings ({time.perf_counter() - t0:.1f} s)",
+            file=sys.stderr,
+        )
+        entries[lib] = {
+            "snapshot": snap["id"],
+            "library": snap["library"],
+            "version": snap["version"],
+            "kind": snap["kind"],
+            "location": snap["location"],
+            "created_at": snap["created_at"],
+        }
+    pairs = [f"{s}={entries[s]['snapshot']}" for s in sorted(entries)]
+    publish_id = stable_id("u_", SCHEMA_VERSION, *pairs)
+    manifest = {
+        "publish_id": publish_id,
+        "created_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "schema_version": SCHEMA_VERSION,
+        "index": f"index/{publish_id}.duckdb",
+        "sources": entries,
+    }
+    t0 = time.perf_counter()
+    build_index(home, manifest)
+    print(f"index built in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
+    atomic_write_json(home.published_path, manifest)
+    return home
+
+
+def score(run: Path, queries: Path, scorer: Path, summary: Path) -> str:
+    proc = subprocess.run(
+        [
+            sys.executable,
+            str(scorer),
+            str(run),
+            "--queries",
+            str(queries),
+            "--by-kind",
+            "--json",
+            str(summary),
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    return proc.stdout
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--backend", default="bm25,fts", help="comma-separated backends to score")
+    ap.add_argument("--home", help="build into (or, with --reuse, read) this home folder")
+    ap.add_argument("--reuse", action="store_true", help="reuse a home that is already published")
+    ap.add_argument("--out", help="folder for run files and scorer summaries")
+    ap.add_argument("--json", help="write {backend: scorer summary} here")
+    args = ap.parse_args(argv)
+
+    data = data_dir()
+    queries = data / "eval" / "dev_queries.jsonl"
+    scorer = data / "eval" / "score_retrieval.py"
+    with tempfile.TemporaryDirectory(prefix="docorbit-eval-") as tmp:
+        home_dir = Path(args.home) if args.home else Path(tmp) / "home"
+        out = Path(args.out) if args.out else Path(tmp)
+        out.mkdir(parents=True, exist_ok=True)
+        home = Home(home_dir.resolve(), home_dir.resolve())
+        if not (args.reuse and home.published_path.exists()):
+            home = build_dev_home(home_dir, data)
+        catalog = Catalog(home)
+        results = {}
+        for backend in [b.strip() for b in args.backend.split(",") if b.strip()]:
+            run = out / f"run-{backend}.jsonl"
+            t0 = time.perf_counter()
+            evaluate_file(catalog, queries, run, backend=backend)
+            took = time.perf_counter() - t0
+            summary = out / f"summary-{backend}.json"
+            print(f"== backend {backend} ({took:.2f} s for the query set)")
+            print(score(run, queries, scorer, summary))
+            results[backend] = json.loads(summary.read_text(encoding="utf-8"))
+        catalog.close()
+        if args.json:
+            Path(args.json).write_text(json.dumps(results, indent=2, sort_keys=True) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

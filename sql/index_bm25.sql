@@ -1,0 +1,41 @@
+-- Build the postings-BM25 structures of a search index from the `postings` and `chunks` tables.
+-- Parameters: $k1, $b (BM25 constants of the scoring config; baked into the weights).
+-- search_docs: one integer id (cid) per chunk, with the filter columns.
+CREATE TABLE search_docs AS
+SELECT (row_number() OVER (ORDER BY id))::INTEGER AS cid,
+       id AS chunk_id, library, version, source
+FROM chunks
+ORDER BY cid;
+
+-- Average length of each field over ALL chunks (a chunk without the field has length 0).
+CREATE TABLE bm25_fields AS
+WITH lens AS (SELECT DISTINCT p.chunk_id, p.field, p.doc_len
+              FROM postings p SEMI JOIN search_docs d ON d.chunk_id = p.chunk_id)
+SELECT field,
+       greatest(sum(doc_len)::DOUBLE / (SELECT count(*) FROM search_docs), 1e-9) AS avgdl
+FROM lens
+GROUP BY field
+ORDER BY field;
+
+-- Term dictionary: df = chunks holding the term in any field; Lucene-style non-negative idf.
+CREATE TABLE bm25_terms AS
+WITH df AS (SELECT p.term, count(DISTINCT p.chunk_id) AS df
+            FROM postings p SEMI JOIN search_docs d ON d.chunk_id = p.chunk_id
+            GROUP BY p.term),
+     n AS (SELECT count(*)::DOUBLE AS n FROM search_docs)
+SELECT (row_number() OVER (ORDER BY term))::INTEGER AS term_id, term, df::INTEGER AS df,
+       ln(1 + (n.n - df + 0.5) / (df + 0.5)) AS idf
+FROM df, n
+ORDER BY term_id;
+
+-- Per-posting BM25 weight (without the field weight, applied at query time), sorted by term
+-- so that a query's term_id filter skips most row groups.
+CREATE TABLE bm25_postings AS
+SELECT t.term_id, d.cid, p.field, p.tf,
+       (t.idf * p.tf * ($k1 + 1)
+        / (p.tf + $k1 * (1 - $b + $b * p.doc_len / f.avgdl)))::FLOAT AS w
+FROM postings p
+JOIN bm25_terms t ON t.term = p.term
+JOIN search_docs d ON d.chunk_id = p.chunk_id
+JOIN bm25_fields f ON f.field = p.field
+ORDER BY t.term_id, d.cid, p.field;

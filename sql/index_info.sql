@@ -1,0 +1,2 @@
+-- Build facts of an index (see index_meta.sql).
+SELECT key, value FROM index_meta ORDER BY key;
