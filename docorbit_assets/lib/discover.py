@@ -169,7 +169,12 @@ def local_markdown_files(
 def _probe_local(cfg: SourceConfig, project_root: Path) -> list[Candidate]:
     folder = Path(cfg.resolved_location(project_root))
     url = "file://" + folder.as_posix()
-    base = {"url": url, "type": "local", "discovered_by": "local", "purposes": _ALL_PURPOSES}
+    base: dict[str, Any] = {
+        "url": url,
+        "type": "local",
+        "discovered_by": "local",
+        "purposes": _ALL_PURPOSES,
+    }
     if not folder.exists():
         return [Candidate(**base, status="invalid", rationale=f"folder {folder} does not exist")]
     if not folder.is_dir():

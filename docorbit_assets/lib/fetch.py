@@ -42,7 +42,9 @@ Limits come from ``cfg.limits``: ``max_pages`` (50), ``max_bytes`` (10 MiB per r
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import ssl
 import time
 import zlib
 from collections.abc import Callable, Sequence
@@ -52,6 +54,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin, urlsplit, urlunsplit
 
+import certifi
 import httpx
 import pyarrow as pa
 
@@ -137,6 +140,7 @@ def http_get(
         timeout=httpx.Timeout(timeout, connect=timeout, read=timeout, write=timeout, pool=timeout),
         follow_redirects=False,
         trust_env=False,
+        verify=_ssl_context(),
     ) as client:
         for hop in range(MAX_REDIRECTS + 1):
             _check_url(current)
@@ -152,6 +156,12 @@ def http_get(
             code="too_many_redirects",
             detail={"url": url, "last": current},
         )
+
+
+@functools.cache
+def _ssl_context() -> ssl.SSLContext:
+    # Building a context loads the CA bundle (~50 ms); one per process is enough.
+    return ssl.create_default_context(cafile=certifi.where())
 
 
 def _check_url(url: str) -> None:

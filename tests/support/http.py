@@ -4,8 +4,9 @@
   ``.md`` is served as ``text/markdown``, ``.txt`` as ``text/plain`` (both UTF-8).
 - ``serve_routes(routes)`` serves fixed responses by exact path (query string ignored); yields
   the base URL. A route is a ``Route`` or shorthand: ``bytes``/``str`` (200, text/plain) or a
-  tuple ``(status, content_type, body)``. Unknown paths get 404. Pass ``requests=[]`` to collect
-  the request paths the server saw, in order.
+  tuple ``(status, content_type, body)``, or a callable ``(path, headers) -> Route`` for dynamic
+  answers (headers with lower-cased names). Unknown paths get 404. Pass ``requests=[]`` to
+  collect the request paths the server saw, in order.
 
 Both bind a free port, serve from a daemon thread, and shut down within a bounded time when the
 ``with`` block ends (the server thread is joined with a timeout; a stuck handler cannot hang the
@@ -15,7 +16,7 @@ test run). Request logging is silenced.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
@@ -23,7 +24,7 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Route", "serve_directory", "serve_routes"]
+__all__ = ["Route", "RouteSpec", "serve_directory", "serve_routes"]
 
 _SHUTDOWN_TIMEOUT = 5.0
 
@@ -51,6 +52,11 @@ class _DirHandler(SimpleHTTPRequestHandler):
         pass
 
 
+RouteSpec = (
+    Route | bytes | str | tuple[int, str, bytes | str] | Callable[[str, dict[str, str]], Route]
+)
+
+
 def _as_route(value: Route | bytes | str | tuple[int, str, bytes | str]) -> Route:
     if isinstance(value, Route):
         return value
@@ -66,13 +72,16 @@ def _as_route(value: Route | bytes | str | tuple[int, str, bytes | str]) -> Rout
     )
 
 
-def _routes_handler(routes: dict[str, Route], seen: list[str] | None) -> type:
+def _routes_handler(routes: Mapping[str, RouteSpec], seen: list[str] | None) -> type:
     class Handler(SimpleHTTPRequestHandler):
         def do_GET(self) -> None:  # noqa: N802 - stdlib naming
             path = self.path.split("?", 1)[0]
             if seen is not None:
                 seen.append(path)
-            route = routes.get(path, Route(status=404, body=b"not found"))
+            spec = routes.get(path, Route(status=404, body=b"not found"))
+            if callable(spec):
+                spec = spec(path, {k.lower(): v for k, v in self.headers.items()})
+            route = _as_route(spec)
             self.send_response(route.status)
             self.send_header("Content-Type", route.content_type)
             self.send_header("Content-Length", str(len(route.body)))
@@ -115,11 +124,10 @@ def serve_directory(path: Path | str) -> Iterator[str]:
 
 @contextmanager
 def serve_routes(
-    routes: Mapping[str, Route | bytes | str | tuple[int, str, bytes | str]],
+    routes: Mapping[str, RouteSpec],
     *,
     requests: list[str] | None = None,
 ) -> Iterator[str]:
     """Serve fixed responses by path; yields ``http://127.0.0.1:<port>/``."""
-    table = {p: _as_route(v) for p, v in routes.items()}
-    with _serve(_routes_handler(table, requests)) as base:
+    with _serve(_routes_handler(dict(routes), requests)) as base:
         yield base
