@@ -30,7 +30,7 @@ from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, Field
 
 from docorbit_serve import render
-from docorbit_serve.errors import DocOrbitError, UnknownLibrary
+from docorbit_serve.errors import DocOrbitError
 from docorbit_serve.home import Home
 from docorbit_serve.reader import MAX_TOKENS_LIMIT, get_doc, list_sources
 
@@ -162,29 +162,6 @@ def _decode_cursor(cursor: str) -> dict[str, Any]:
         ) from e
 
 
-def _check_library(catalog: Any, library: str | None, version: str | None) -> None:
-    """Unknown library/version filters are a mistake to report, not an empty result."""
-    if not library and not version:
-        return
-    sources = (catalog.manifest().get("sources") or {}).values()
-    pairs = {(str(s.get("library", "")), str(s.get("version", "") or "")) for s in sources}
-    libs = sorted({lib for lib, _ in pairs})
-    if library and library not in libs:
-        raise UnknownLibrary(
-            f"no published library {library!r}; published: {', '.join(libs) or 'none'} "
-            "(list_sources shows them)",
-            detail={"library": library, "known": libs},
-        )
-    versions = sorted({v for lib, v in pairs if not library or lib == library})
-    if version and version not in versions:
-        raise UnknownLibrary(
-            f"no published version {version!r}"
-            + (f" of {library!r}" if library else "")
-            + f"; published: {', '.join(repr(v) for v in versions)}",
-            detail={"library": library, "version": version, "known": versions},
-        )
-
-
 def build_server(home: Home) -> MCPServer:
     """The DocOrbit MCP server over the published snapshot of ``home`` (not yet running)."""
     from docorbit_serve.catalog import Catalog
@@ -228,7 +205,6 @@ def build_server(home: Home) -> MCPServer:
                         "a new snapshot was published since; search again without cursor"
                     )
                 offset = int(state["o"])
-            _check_library(catalog, library, version)
             res = search(
                 catalog, query, library=library, version=version, limit=limit + 1, offset=offset
             )

@@ -6,7 +6,8 @@ Contract:
 returns one dict (the same for the CLI's ``--json`` and the MCP tool):
 
 - ``mode="chunk"``: the chunk's own text;
-- ``mode="section"``: the chunk and its subsections (the chunks that follow it on the page with a
+- ``mode="section"``: the chunk's whole section: all parts of it (a long section is sliced into
+  parts sharing one anchor) and its subsections (the chunks that follow it on the page with a
   deeper heading level), with ``neighbours`` naming the chunk before the section, the one after
   it, and the parent section;
 - ``mode="page"`` (or any call with ``page_id``; a ``chunk_id`` starting with ``p_`` is taken as
@@ -161,6 +162,8 @@ def _select(
 ) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any]]:
     """(the chunk or page the call names, the chunks to assemble, neighbours)."""
     if mode == "page":
+        if not root_id.startswith("p_"):  # a chunk id: read the page it belongs to
+            root_id = str(_find_chunk(cur, root_id).get("page_id", ""))
         pages = _rows(cur, "reader_page", {"page_id": root_id})
         if not pages:
             raise NotFound(
@@ -177,9 +180,18 @@ def _select(
     if start is None:  # page cap reached; serve the chunk alone
         siblings, start = [chunk], 0
     end = start + 1
-    level = int(chunk.get("level") or 0)
-    if mode == "section" and level > 0:
-        while end < len(siblings) and int(siblings[end].get("level") or 0) > level:
+    if mode == "section":
+        level = int(chunk.get("level") or 0)
+
+        def same_section(r: dict[str, Any]) -> bool:  # parts of a split section
+            return r.get("anchor") == chunk.get("anchor") and int(r.get("level") or 0) == level
+
+        while start > 0 and same_section(siblings[start - 1]):
+            start -= 1
+        while end < len(siblings) and (
+            same_section(siblings[end])
+            or (level > 0 and int(siblings[end].get("level") or 0) > level)
+        ):
             end += 1
     parts = siblings[start:end]
     neighbours = {
@@ -222,7 +234,7 @@ def get_doc(
         raise InputError("pass a chunk_id (from a search result), a page_id, or a cursor")
 
     manifest = catalog.manifest()
-    cur = catalog.connection().cursor()
+    cur = catalog.cursor()
     try:
         root, parts, neighbours = _select(cur, mode, root_id)
     finally:
@@ -249,9 +261,10 @@ def get_doc(
     shown, pos = [], 0
     for p in parts:
         n = len(str(p.get("text") or ""))
-        if pos < end and pos + n >= offset:
+        if pos < end and pos + n > offset:
             shown.append(p)
         pos += n + len(_SEP)
+    shown = shown or parts[:1]
 
     source = str(root.get("source", ""))
     src_meta = (manifest.get("sources") or {}).get(source, {})
@@ -299,7 +312,7 @@ def get_doc(
 def list_sources(catalog: Any) -> list[dict[str, Any]]:
     """The published sources with their snapshot and page/chunk counts, sorted by name."""
     manifest = catalog.manifest()
-    cur = catalog.connection().cursor()
+    cur = catalog.cursor()
     try:
         counts = _rows(cur, "reader_source_counts", {"max_rows": 100000})
     finally:
