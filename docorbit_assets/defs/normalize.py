@@ -1,0 +1,25 @@
+"""Normalize stage: ``pages``, one normalized Markdown page per fetched document."""
+
+# No `from __future__ import annotations`: Dagster reads these signatures' annotations.
+
+import dagster as dg
+import pyarrow as pa
+
+from docorbit_assets.defs.checks import emit, own_rows_spec
+from docorbit_assets.defs.partitions import SOURCE_PARTITIONS
+from docorbit_assets.defs.resources import DocOrbitResource
+from docorbit_assets.lib import normalize as lib_normalize
+
+__all__ = ["pages"]
+
+
+@dg.asset(
+    partitions_def=SOURCE_PARTITIONS,
+    group_name="normalize",
+    kinds={"parquet"},
+    check_specs=[own_rows_spec("pages")],
+)
+def pages(context: dg.AssetExecutionContext, docorbit: DocOrbitResource, fetches: pa.Table):
+    """Normalized pages (title, Markdown, headings, links, code examples, tokens)."""
+    cfg = docorbit.source(context.partition_key)
+    yield from emit("pages", lib_normalize.normalize(cfg, fetches), cfg.name)

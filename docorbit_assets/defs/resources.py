@@ -1,0 +1,70 @@
+"""Dagster resources: where the pipeline reads its configuration and writes its data.
+
+``DocOrbitResource`` resolves the DocOrbit home when a run (or sensor tick) asks for it, never at
+import time, so ``dagster dev`` started anywhere picks the right project:
+
+1. ``home`` (and optionally ``project_root``) given explicitly, as ``run_ingest`` does;
+2. otherwise ``DOCORBIT_HOME`` (the ladder's first rung), then ``DOCORBIT_PROJECT`` (a project
+   folder: home = ``<project>/.docorbit``), then the nearest project root above the working
+   directory, then ``~/.docorbit`` (``docorbit_serve.home.resolve_home``).
+
+``build_resources(home)`` returns the resource dict of the one ``Definitions`` object (``home``
+None: resolved at run time) and of in-process runs (``home`` given).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import dagster as dg
+from pydantic import Field
+
+from docorbit_serve.home import Home, resolve_home
+from docorbit_serve.registry import Registry, SourceConfig, load_registry
+
+__all__ = ["DocOrbitResource", "build_resources"]
+
+
+class DocOrbitResource(dg.ConfigurableResource):
+    """The DocOrbit home (data folder) and the project whose ``docorbit.toml`` lists the sources."""
+
+    home: str = Field(
+        default="",
+        description="Home folder; empty = DOCORBIT_HOME, DOCORBIT_PROJECT or the working directory's project, resolved at run time.",
+    )
+    project_root: str = Field(
+        default="",
+        description="Folder holding docorbit.toml; empty = derived from the home by the resolution ladder.",
+    )
+
+    def resolve(self) -> Home:
+        """The ``Home`` this run works on (reads the environment now, not at import)."""
+        if self.home:
+            path = Path(self.home).expanduser().resolve()
+            root = (
+                Path(self.project_root).expanduser().resolve()
+                if self.project_root
+                else resolve_home(home=path).project_root
+            )
+            return Home(path, root)
+        return resolve_home(project=os.environ.get("DOCORBIT_PROJECT") or None)
+
+    def registry(self) -> Registry:
+        return load_registry(self.resolve().config_path)
+
+    def source(self, name: str) -> SourceConfig:
+        """The configured source behind partition ``name`` (``SourceNotFound`` when removed)."""
+        return self.registry().get(name)
+
+
+def build_resources(home: Home | None = None) -> dict[str, Any]:
+    from docorbit_assets.defs.io_manager import StagingIOManager
+
+    docorbit = (
+        DocOrbitResource(home=str(home.path), project_root=str(home.project_root))
+        if home is not None
+        else DocOrbitResource()
+    )
+    return {"docorbit": docorbit, "io_manager": StagingIOManager(docorbit=docorbit)}
