@@ -12,7 +12,8 @@ Providers (``PROVIDERS``; a later provider appends itself, nothing else changes)
 - ``local``  (kind ``local``): one ``local`` row; valid when the folder exists and holds at least
   one Markdown file (``.md``/``.mdx``/``.markdown``) after include/exclude globs.
 - ``llms``   (kinds ``web``, ``llms_txt``): probes ``<base>/llms-full.txt`` and
-  ``<base>/llms.txt`` (``<base>`` = the URL's folder, plus the host root when different) and the
+  ``<base>/llms.txt`` (``<base>`` = the URL's folder, the URL itself as a folder when its last
+  segment has no dot, and the host root) and the
   URL itself when it names an ``llms*.txt`` file. Kind ``llms_txt`` probes only the URL itself.
 - ``markdown`` (kinds ``web``, ``markdown``): the URL itself when it ends in ``.md`` (kind
   ``web``) or always (kind ``markdown``).
@@ -409,9 +410,11 @@ def _probe_llms(cfg: SourceConfig, project_root: Path) -> list[Candidate]:
     targets: dict[str, tuple[str, str]] = {}
     if own:
         targets[url] = (own, "given_url")
-    folder = _folder_url(url)
-    root = _folder_url(urljoin(url, "/"))
-    for base in dict.fromkeys((folder, root)):
+    bases = [_folder_url(url), _folder_url(urljoin(url, "/"))]
+    last = urlsplit(url).path.rsplit("/", 1)[-1]
+    if last and "." not in last:  # ".../guide" usually means the folder ".../guide/"
+        bases.insert(0, _folder_url(url + "/"))
+    for base in dict.fromkeys(bases):
         for name, ctype in (("llms-full.txt", "llms_full_txt"), ("llms.txt", "llms_txt")):
             targets.setdefault(urljoin(base, name), (ctype, f"probe:{name}"))
     return [_probe_url(cfg, u, t, by) for u, (t, by) in sorted(targets.items())]

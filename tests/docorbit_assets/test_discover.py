@@ -186,3 +186,12 @@ def test_is_html_looks_past_the_content_type():
     assert is_html(HTML, "text/plain")
     assert is_html(b"anything", "text/html; charset=utf-8")
     assert not is_html(INDEX, "text/plain")
+
+
+def test_url_without_trailing_slash_is_also_probed_as_a_folder():
+    routes = {"/guide/llms.txt": INDEX}
+    with serve_routes(routes) as base:
+        table = discover(_web(base + "guide"), Path("."))
+        again = discover(_web(base + "guide"), Path("."))
+    assert best_candidate(table)["url"] == base + "guide/llms.txt"
+    assert table.equals(again)
