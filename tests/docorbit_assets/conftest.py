@@ -1,0 +1,102 @@
+"""Shared fixtures for the pipeline-stage tests.
+
+- ``--update-goldens`` (or the environment variable ``DOCORBIT_UPDATE_GOLDENS=1``) makes golden
+  tests rewrite their expected files instead of comparing. The option is registered here, so it
+  is only known when pytest is pointed at this folder (``pytest tests/docorbit_assets
+  --update-goldens``); the environment variable works from anywhere.
+- ``real_doc_sets``: the fastapi, pydantic and httpx doc folders of the shared real data, read
+  into a ``FETCHES`` table the way the fetch stage does for local sources, normalized and sliced
+  once per session.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pyarrow as pa
+import pytest
+
+from docorbit_assets.lib.normalize import normalize
+from docorbit_assets.lib.slice import slice_pages
+from docorbit_serve.registry import SourceConfig
+from docorbit_serve.schemas import SCHEMAS
+
+REPO = Path(__file__).resolve().parents[2]
+SHARED_DATA = REPO / ".." / "shared" / "data"
+GOLDEN = REPO / "fixtures" / "golden"
+DOC_SETS = {
+    "fastapi": "docs/fastapi/docs/en/docs",
+    "pydantic": "docs/pydantic/docs",
+    "httpx": "docs/httpx/docs",
+}
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--update-goldens",
+        action="store_true",
+        default=False,
+        help="rewrite golden files (fixtures/golden/**) from the current output",
+    )
+
+
+@pytest.fixture
+def update_goldens(request: pytest.FixtureRequest) -> bool:
+    flag = bool(request.config.getoption("--update-goldens", default=False))
+    return flag or os.environ.get("DOCORBIT_UPDATE_GOLDENS") == "1"
+
+
+def fetches_from_folder(source: str, folder: Path, pattern: str = "*.md") -> pa.Table:
+    """A ``FETCHES`` table of every file under ``folder`` (``file://`` URLs, mtime as time)."""
+    rows = []
+    for f in sorted(folder.resolve().rglob(pattern)):
+        body = f.read_bytes()
+        mtime = datetime.fromtimestamp(f.stat().st_mtime, UTC)
+        rows.append(
+            {
+                "source": source,
+                "url": "file://" + f.as_posix(),
+                "final_url": "file://" + f.as_posix(),
+                "status": 0,
+                "ok": True,
+                "content_type": "text/markdown",
+                "bytes": len(body),
+                "content_hash": "",
+                "etag": "",
+                "last_modified": "",
+                "error_code": "",
+                "error_message": "",
+                "fetched_at": mtime.strftime("%Y-%m-%dT%H:%M:%SZ"),
+                "body": body,
+            }
+        )
+    return pa.Table.from_pylist(rows, schema=SCHEMAS["fetches"])
+
+
+@pytest.fixture
+def make_fetches():
+    return fetches_from_folder
+
+
+@dataclass(frozen=True)
+class DocSet:
+    cfg: SourceConfig
+    folder: Path
+    fetches: pa.Table
+    pages: pa.Table
+    chunks: pa.Table
+
+
+@pytest.fixture(scope="session")
+def real_doc_sets() -> dict[str, DocSet]:
+    out = {}
+    for lib, rel in DOC_SETS.items():
+        folder = (SHARED_DATA / rel).resolve()
+        cfg = SourceConfig(name=lib, kind="local", location=str(folder), library=lib)
+        fetches = fetches_from_folder(lib, folder)
+        pages = normalize(cfg, fetches)
+        out[lib] = DocSet(cfg, folder, fetches, pages, slice_pages(pages))
+    return out

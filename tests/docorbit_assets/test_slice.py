@@ -1,0 +1,360 @@
+"""Tests for ``docorbit_assets.lib.slice`` (and the heading scanner it relies on).
+
+Golden files: ``fixtures/golden/slice/<name>.md`` are inputs written by hand;
+``<name>.chunks.json`` are expected outputs, never edited by hand. Regenerate them with
+``pytest tests/docorbit_assets/test_slice.py --update-goldens`` (or ``DOCORBIT_UPDATE_GOLDENS=1``)
+and review the diff.
+
+The real-data tests slice the fastapi, pydantic and httpx doc folders of the shared data kit and
+check them against the retrieval dev set (every gold/alternate section must exist with the same
+path, anchor, heading and breadcrumb) and against Python-Markdown + pymdown-extensions configured
+like each project's ``mkdocs.yml`` (every heading anchor must equal the rendered TOC id).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+from pathlib import Path
+
+import markdown
+import pyarrow as pa
+import pytest
+
+from docorbit_assets.lib.markdown_scan import scan_markdown
+from docorbit_assets.lib.normalize import normalize_markdown
+from docorbit_assets.lib.slice import PART_TOKENS, SPLIT_ABOVE_TOKENS, slice_markdown, slice_pages
+from docorbit_serve.registry import SourceConfig
+from docorbit_serve.schemas import SCHEMAS, stable_id
+
+REPO = Path(__file__).resolve().parents[2]
+SHARED_DATA = REPO / ".." / "shared" / "data"
+GOLDEN_SLICE = REPO / "fixtures" / "golden" / "slice"
+GOLDEN_INPUTS = sorted(p for p in GOLDEN_SLICE.glob("*.md"))
+CFG = SourceConfig(
+    name="golden", kind="web", location="https://docs.example.com/", library="golden", version="1.0"
+)
+FETCHED_AT = "2026-01-01T00:00:00Z"
+
+
+def _page(name: str, text: str) -> dict:
+    return normalize_markdown(
+        cfg=CFG,
+        path=name,
+        url=f"https://docs.example.com/{Path(name).stem}/",
+        text=text,
+        fetched_at=FETCHED_AT,
+        raw_bytes=len(text.encode()),
+    )
+
+
+def _chunks(text: str, name: str = "page.md") -> list[dict]:
+    return slice_markdown(_page(name, text))
+
+
+def _scorer():
+    spec = importlib.util.spec_from_file_location(
+        "score_retrieval", SHARED_DATA / "eval" / "score_retrieval.py"
+    )
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+# --- golden files ---------------------------------------------------------------------------
+
+
+def test_golden_inputs_exist():
+    assert {p.stem for p in GOLDEN_INPUTS} >= {
+        "admonitions",
+        "fences",
+        "front_matter_setext",
+        "long_section",
+        "repeated_headings",
+    }
+
+
+@pytest.mark.parametrize("src", GOLDEN_INPUTS, ids=lambda p: p.stem)
+def test_slice_output_matches_golden_file(src: Path, update_goldens: bool):
+    chunks = _chunks(src.read_text(encoding="utf-8"), src.name)
+    got = json.dumps(chunks, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    expected_file = src.with_suffix(".chunks.json")
+    if update_goldens:
+        expected_file.write_text(got, encoding="utf-8")
+    assert expected_file.exists(), f"missing {expected_file.name}: run with --update-goldens"
+    assert got == expected_file.read_text(encoding="utf-8")
+
+
+# --- behaviour on small inputs ---------------------------------------------------------------
+
+
+def test_slice_gives_text_before_first_heading_its_own_level_0_section():
+    chunks = _chunks("Intro line.\n\n# Title\n\nBody.\n")
+    assert [(c["heading"], c["anchor"], c["level"]) for c in chunks] == [
+        ("", "", 0),
+        ("Title", "title", 1),
+    ]
+    assert chunks[0]["url"] == "https://docs.example.com/page/"
+    assert chunks[1]["url"] == "https://docs.example.com/page/#title"
+
+
+def test_slice_skips_blank_text_before_first_heading():
+    chunks = _chunks("\n\n   \n# Title\nBody\n")
+    assert [c["heading"] for c in chunks] == ["Title"]
+    assert chunks[0]["line_start"] == 4
+
+
+def test_slice_ignores_headings_inside_fences_of_any_kind():
+    text = (GOLDEN_SLICE / "fences.md").read_text()
+    headings = [c["heading"] for c in _chunks(text)]
+    assert headings == [
+        "Fenced code",
+        "Tilde fences",
+        "Longer fences",
+        "Fence with attributes",
+        "Indented fence in an admonition",
+        "Unclosed fence",
+        "Heading after an unclosed fence",
+    ]
+
+
+def test_slice_keeps_fenced_code_whole_and_lists_it_in_code_blocks():
+    text = (GOLDEN_SLICE / "fences.md").read_text()
+    chunks = _chunks(text)
+    by_heading = {c["heading"]: c for c in chunks}
+    longer = by_heading["Longer fences"]
+    assert longer["code_blocks"] == [
+        {
+            "language": "markdown",
+            "code": "```python\n# nested fence text\n```\n\n## not a heading either",
+        }
+    ]
+    attrs = by_heading["Fence with attributes"]["code_blocks"]
+    assert [b["language"] for b in attrs] == ["py", "python"]
+    indented = by_heading["Indented fence in an admonition"]["code_blocks"]
+    assert indented == [{"language": "python", "code": "# indented fence body\nimport httpx"}]
+
+
+def test_slice_heading_text_drops_closing_hashes_and_attribute_lists_but_keeps_markup():
+    text = (GOLDEN_SLICE / "repeated_headings.md").read_text()
+    got = [(c["heading"], c["anchor"]) for c in _chunks(text)]
+    assert got == [
+        ("Repeated headings and explicit ids", "repeated-headings-and-explicit-ids"),
+        ("Example", "example"),
+        ("Example", "example_1"),
+        ("Example", "custom-example"),
+        ("Custom Example", "custom-example_1"),
+        ("Raise an `HTTPException` in your code", "raise-an-httpexception-in-your-code"),
+        ("*Emphasis*, **strong** and [a link](https://example.com/page)", "emph"),
+        (
+            "Ampersand &amp; entities &lt;tag&gt; and <small>HTML</small>",
+            "ampersand-entities-tag-and-html",
+        ),
+        ("Übergrößen café", "ubergroen-cafe"),
+        ("Example", "example_2"),
+        ("Skipping levels", "skipping-levels"),
+        ("`model_config`", "model_config"),
+    ]
+
+
+def test_slice_breadcrumb_lists_ancestors_without_own_heading():
+    text = "# A\n\n## B\n\n### C\n\n## D\n\n#### E\n"
+    got = {c["heading"]: c["breadcrumb"] for c in _chunks(text)}
+    assert got == {"A": [], "B": ["A"], "C": ["A", "B"], "D": ["A"], "E": ["A", "D"]}
+
+
+def test_slice_links_prev_next_and_parent_ids():
+    chunks = _chunks("# A\n\n## B\n\n### C\n\n## D\n")
+    ids = [c["id"] for c in chunks]
+    assert [c["prev_id"] for c in chunks] == ["", *ids[:-1]]
+    assert [c["next_id"] for c in chunks] == [*ids[1:], ""]
+    assert [c["parent_id"] for c in chunks] == ["", ids[0], ids[1], ids[0]]
+    assert ids[1] == stable_id("c_", "golden", "page.md", "b")
+
+
+def test_slice_setext_headings_and_front_matter():
+    text = (GOLDEN_SLICE / "front_matter_setext.md").read_text()
+    chunks = _chunks(text)
+    assert chunks[0]["title"] == "Front matter title"
+    assert [(c["heading"], c["level"]) for c in chunks] == [
+        ("", 0),
+        ("Page Title", 1),
+        ("A setext subsection", 2),
+        ("An ATX section", 2),
+        ("C# and F#", 3),
+        ("Not a heading", 2),
+    ]
+    # front matter is not page Markdown: line 1 is the first line after it
+    assert chunks[0]["line_start"] == 2
+    assert chunks[0]["text"].startswith("Text before the first heading")
+
+
+def test_slice_headings_inside_admonition_bodies_are_sections_like_in_mkdocs():
+    text = (GOLDEN_SLICE / "admonitions.md").read_text()
+    chunks = _chunks(text)
+    exact = next(c for c in chunks if c["heading"] == "Exactness")
+    assert exact["level"] == 4
+    assert exact["breadcrumb"] == [
+        "Admonitions and containers",
+        "Heading inside an admonition body",
+    ]
+    # indented code in tabs is not a heading
+    assert "Tabs" in [c["heading"] for c in chunks]
+    assert len(next(c for c in chunks if c["heading"] == "Tabs")["code_blocks"]) == 2
+
+
+def test_slice_splits_long_sections_into_parts_that_keep_heading_and_unique_ids():
+    text = (GOLDEN_SLICE / "long_section.md").read_text()
+    chunks = _chunks(text, "long_section.md")
+    notes = [c for c in chunks if c["heading"] == "Release notes"]
+    tail = [c for c in chunks if c["heading"] == "Tail"]
+    assert len(notes) >= 3 and len(tail) >= 2
+    for part in notes + tail:
+        assert part["tokens"] <= SPLIT_ABOVE_TOKENS
+        assert part["breadcrumb"] == ["Long section"]
+    assert notes[0]["id"] == stable_id("c_", "golden", "long_section.md", "release-notes")
+    assert len({c["id"] for c in chunks}) == len(chunks)
+    assert all(c["anchor"] == "release-notes" for c in notes)
+    # the 30-line code block sits whole in one part
+    code_parts = [c for c in notes if c["code_blocks"]]
+    assert len(code_parts) == 1 and code_parts[0]["code_blocks"][0]["code"].count("\n") == 29
+    # the tail list (one block without blank lines) is cut at its items
+    assert all(c["text"].lstrip().startswith(("## Tail", "* Item")) for c in tail)
+    assert max(c["tokens"] for c in tail) <= PART_TOKENS + 100
+
+
+def test_slice_pages_returns_the_chunks_schema_in_page_order():
+    pages = pa.Table.from_pylist(
+        [_page("b.md", "# B\n"), _page("a.md", "# A\n\n## A2\n")], schema=SCHEMAS["pages"]
+    )
+    chunks = slice_pages(pages)
+    assert chunks.schema.equals(SCHEMAS["chunks"])
+    assert chunks.column("heading").to_pylist() == ["A", "A2", "B"]
+    assert slice_pages(pages).equals(chunks)
+
+
+# --- real documentation ----------------------------------------------------------------------
+
+
+def test_slice_contains_every_dev_set_gold_and_alternate_section(real_doc_sets):
+    scorer = _scorer()
+    index = {}
+    for lib, ds in real_doc_sets.items():
+        for c in ds.chunks.select(["path", "anchor", "heading", "breadcrumb"]).to_pylist():
+            index[(lib, c["path"], c["anchor"])] = c
+    missing = []
+    total = 0
+    for line in (SHARED_DATA / "eval" / "dev_queries.jsonl").read_text().splitlines():
+        q = json.loads(line)
+        for g in q["gold"] + q.get("alternates", []):
+            total += 1
+            c = index.get((q["library"], g["path"], g["anchor"]))
+            want = (scorer.norm_heading(g["heading"]), scorer.norm_crumbs(g["breadcrumb"]))
+            got = c and (scorer.norm_heading(c["heading"]), scorer.norm_crumbs(c["breadcrumb"]))
+            if got != want:
+                missing.append((q["id"], g, got))
+    assert total >= 60
+    assert missing == []
+
+
+_MKDOCS_EXTENSIONS = {
+    # from each project's mkdocs.yml (extensions that do not change headings or fences left out)
+    "fastapi": (
+        ["abbr", "attr_list", "footnotes", "md_in_html", "tables", "toc", "pymdownx.betterem"]
+        + ["pymdownx.caret", "pymdownx.inlinehilite", "pymdownx.keys", "pymdownx.mark"]
+        + ["pymdownx.superfences", "pymdownx.tilde", "pymdownx.blocks.admonition"]
+        + ["pymdownx.blocks.details", "pymdownx.blocks.tab"]
+    ),
+    "pydantic": ["tables", "toc", "admonition", "pymdownx.details", "pymdownx.superfences"]
+    + ["pymdownx.extra", "pymdownx.tabbed"],
+    "httpx": ["admonition", "toc", "fenced_code"],
+}
+_FASTAPI_ADMONITIONS = {
+    "pymdownx.blocks.admonition": {
+        "types": ["note", "attention", "caution", "danger", "error", "tip", "hint", "warning"]
+        + ["info", "check"]
+    }
+}
+
+
+def _toc_ids(tokens):
+    for t in tokens:
+        yield t["id"]
+        yield from _toc_ids(t["children"])
+
+
+def test_heading_anchors_equal_mkdocs_toc_ids_on_every_real_page(real_doc_sets):
+    mismatched = []
+    n = 0
+    for lib, ds in real_doc_sets.items():
+        configs = _FASTAPI_ADMONITIONS if lib == "fastapi" else {}
+        md = markdown.Markdown(extensions=_MKDOCS_EXTENSIONS[lib], extension_configs=configs)
+        for page in ds.pages.select(["path", "markdown", "headings"]).to_pylist():
+            md.reset()
+            md.convert(page["markdown"])
+            want = list(_toc_ids(md.toc_tokens))
+            got = [h["anchor"] for h in page["headings"]]
+            n += len(want)
+            if got != want:
+                mismatched.append((lib, page["path"]))
+    assert n > 2500
+    assert mismatched == []
+
+
+def test_heading_anchors_on_golden_inputs_equal_python_markdown_toc_ids():
+    md = markdown.Markdown(
+        extensions=["toc", "attr_list", "admonition", "pymdownx.details", "pymdownx.superfences"]
+        + ["pymdownx.tabbed"]
+    )
+    for src in GOLDEN_INPUTS:
+        page = _page(src.name, src.read_text())
+        md.reset()
+        md.convert(page["markdown"])
+        assert [h["anchor"] for h in page["headings"]] == list(_toc_ids(md.toc_tokens)), src.name
+
+
+def test_slice_loses_no_line_every_non_blank_line_is_in_exactly_one_chunk(real_doc_sets):
+    for ds in real_doc_sets.values():
+        by_page: dict[str, list[tuple[int, int, str]]] = {}
+        for c in ds.chunks.select(["page_id", "line_start", "line_end", "text"]).to_pylist():
+            by_page.setdefault(c["page_id"], []).append((c["line_start"], c["line_end"], c["text"]))
+        for page in ds.pages.select(["id", "path", "markdown"]).to_pylist():
+            lines = page["markdown"].split("\n")
+            owner = [0] * (len(lines) + 1)
+            for a, b, text in by_page.get(page["id"], []):
+                assert text == "\n".join(lines[a - 1 : b]), page["path"]
+                for k in range(a, b + 1):
+                    owner[k] += 1
+            for k, line in enumerate(lines, start=1):
+                if line.strip():
+                    assert owner[k] == 1, (page["path"], k, line)
+
+
+def test_slice_never_splits_a_fence_on_real_docs(real_doc_sets):
+    for ds in real_doc_sets.values():
+        ranges: dict[str, list[tuple[int, int]]] = {}
+        for c in ds.chunks.select(["page_id", "line_start", "line_end"]).to_pylist():
+            ranges.setdefault(c["page_id"], []).append((c["line_start"], c["line_end"]))
+        for page in ds.pages.select(["id", "markdown"]).to_pylist():
+            for f in scan_markdown(page["markdown"]).fences:
+                a, b = f.start + 1, f.end + 1
+                assert any(lo <= a and b <= hi for lo, hi in ranges[page["id"]])
+
+
+def test_slice_real_chunks_have_unique_ids_and_bounded_tokens(real_doc_sets):
+    for ds in real_doc_sets.values():
+        ids = ds.chunks.column("id").to_pylist()
+        assert len(set(ids)) == len(ids)
+        assert max(ds.chunks.column("tokens").to_pylist()) <= SPLIT_ABOVE_TOKENS
+        assert ds.chunks.schema.equals(SCHEMAS["chunks"])
+
+
+def test_slice_keeps_fastapi_include_markers_in_chunk_text(real_doc_sets):
+    ds = real_doc_sets["fastapi"]
+    marker = re.compile(r"\{\*\s*\.\./\.\./docs_src/")
+    in_pages = sum(len(marker.findall(m)) for m in ds.pages.column("markdown").to_pylist())
+    in_chunks = sum(len(marker.findall(t)) for t in ds.chunks.column("text").to_pylist())
+    assert in_pages > 100
+    assert in_chunks == in_pages
