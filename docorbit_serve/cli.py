@@ -98,7 +98,30 @@ def _info(msg: str) -> None:
     click.echo(msg, err=True)
 
 
-@click.group(epilog=_EPILOG, context_settings={"help_option_names": ["-h", "--help"]})
+class _DocOrbitGroup(click.Group):
+    """A group whose ``main`` applies DocOrbit's error contract (also under click's CliRunner)."""
+
+    def main(  # type: ignore[override]
+        self,
+        args: list[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> int:
+        code = _run(
+            self, list(sys.argv[1:] if args is None else args), prog_name or "docorbit", **extra
+        )
+        if standalone_mode:
+            sys.exit(code)
+        return code
+
+
+@click.group(
+    cls=_DocOrbitGroup,
+    epilog=_EPILOG,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
 @click.option("--home", "home_opt", metavar="DIR", help="Home folder (also DOCORBIT_HOME).")
 @click.option("-g", "--global", "global_", is_flag=True, help="Use the global home ~/.docorbit.")
 @click.option("-p", "--project", metavar="DIR", help="Use DIR/.docorbit and DIR/docorbit.toml.")
@@ -503,12 +526,10 @@ def _wants_json(args: list[str]) -> bool:
     return "--json" in (args[: args.index("--")] if "--" in args else args)
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run the CLI; returns the exit code (see ``EXIT_CODES``)."""
-    args = list(sys.argv[1:] if argv is None else argv)
+def _run(group: click.Group, args: list[str], prog_name: str, **extra: Any) -> int:
     as_json = _wants_json(args)
     try:
-        rv = cli.main(args=args, prog_name="docorbit", standalone_mode=False)
+        rv = click.Group.main(group, args=args, prog_name=prog_name, standalone_mode=False, **extra)
         return rv if isinstance(rv, int) else 0
     except DocOrbitError as e:
         _print_error(e, as_json)
@@ -529,3 +550,8 @@ def main(argv: list[str] | None = None) -> int:
         traceback.print_exc(file=sys.stderr)
         _print_error(DocOrbitError(f"unexpected {type(e).__name__}: {e}", code="internal"), as_json)
         return 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the CLI; returns the exit code (see ``EXIT_CODES``)."""
+    return cli.main(args=argv, standalone_mode=False)
