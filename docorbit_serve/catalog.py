@@ -10,6 +10,8 @@ Contract:
     publication, opens the new index; the old connection is dropped, not closed, so a search
     already running on it finishes on the file it started with. Index files are immutable, so a
     reader never sees half of a publication.
+  - An index built by another analyzer version (``index_meta``) raises ``SearchError`` asking
+    for a rebuild: its terms would not match this version's query terms.
   - ``.cursor()`` -> a new cursor on the current connection; use one per thread/query.
   - ``.publish_id`` -> the publish id of the open connection (``None`` before the first open).
 """
@@ -23,9 +25,11 @@ from typing import Any
 
 import duckdb
 
-from docorbit_serve.errors import NotPublished
+from docorbit_serve.errors import NotPublished, SearchError
 from docorbit_serve.home import Home
+from docorbit_serve.search.analyze import ANALYZER_VERSION
 from docorbit_serve.search.fts import DUCKDB_CONFIG, load_extension
+from docorbit_serve.search.sqlfiles import sql
 
 __all__ = ["Catalog"]
 
@@ -103,9 +107,24 @@ class Catalog:
                 except duckdb.Error as e:
                     raise self._not_published(f"cannot open the index {path}: {e}") from e
                 load_extension(con)
+                self._check_index(con, path)
                 # Dropped, not closed: cursors taken from it keep working until they finish.
                 self._con, self._con_publish_id = con, pid
             return self._con
+
+    @staticmethod
+    def _check_index(con: duckdb.DuckDBPyConnection, path: Path) -> None:
+        try:
+            meta = dict(con.execute(sql("index_info")).fetchall())
+        except duckdb.Error as e:
+            raise SearchError(f"{path} is not a DocOrbit search index: {e}") from e
+        if meta.get("analyzer_version") != ANALYZER_VERSION:
+            raise SearchError(
+                f"the published index {path.name} was built by analyzer version "
+                f"{meta.get('analyzer_version')!r}, this DocOrbit uses {ANALYZER_VERSION!r}; "
+                "run `docorbit ingest` to rebuild it",
+                detail={"index": str(path), "analyzer_version": meta.get("analyzer_version")},
+            )
 
     def cursor(self) -> duckdb.DuckDBPyConnection:
         return self.connection().cursor()

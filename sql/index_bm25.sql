@@ -1,5 +1,5 @@
 -- Build the postings-BM25 structures of a search index from the `postings` and `chunks` tables.
--- Parameters: $k1, $b (BM25 constants of the scoring config; baked into the weights).
+-- Parameter: $b (BM25 length normalisation of the scoring config; baked into ntf).
 -- search_docs: one integer id (cid) per chunk, with the filter columns.
 CREATE TABLE search_docs AS
 SELECT (row_number() OVER (ORDER BY id))::INTEGER AS cid,
@@ -28,12 +28,12 @@ SELECT (row_number() OVER (ORDER BY term))::INTEGER AS term_id, term, df::INTEGE
 FROM df, n
 ORDER BY term_id;
 
--- Per-posting BM25 weight (without the field weight, applied at query time), sorted by term
--- so that a query's term_id filter skips most row groups.
+-- Per-posting length-normalised term frequency of BM25F, ntf = tf / (1 - b + b * len / avglen),
+-- sorted by term so that a query's term_id filter skips most row groups. Field weights, the
+-- saturation (k1) and idf apply at query time (sql/search_bm25.sql).
 CREATE TABLE bm25_postings AS
 SELECT t.term_id, d.cid, p.field, p.tf,
-       (t.idf * p.tf * ($k1 + 1)
-        / (p.tf + $k1 * (1 - $b + $b * p.doc_len / f.avgdl)))::FLOAT AS w
+       (p.tf / (1 - $b + $b * p.doc_len / f.avgdl))::FLOAT AS ntf
 FROM postings p
 JOIN bm25_terms t ON t.term = p.term
 JOIN search_docs d ON d.chunk_id = p.chunk_id

@@ -15,6 +15,8 @@ Contract::
   does not hold -> ``UnknownLibrary`` (detail lists the known libraries); an unknown version
   of a known library -> ``NotFound`` (detail lists its versions); nothing published ->
   ``NotPublished`` (from the catalog); DuckDB failures -> ``SearchError``.
+- One hit per section: when a long section was split into parts, only its best part is
+  returned (the reader expands a hit to its neighbours).
 - Every hit is documentation fetched from elsewhere: ``untrusted`` is always ``True``.
 """
 
@@ -160,6 +162,18 @@ def _hit(row: dict[str, Any]) -> Hit:
     )
 
 
+def _one_per_section(ranked: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Keep the best part of a section split into parts (same source, path, anchor)."""
+    seen: set[tuple[str, str, str]] = set()
+    out = []
+    for r in ranked:
+        key = (r["source"], r["path"], r["anchor"])
+        if key not in seen:
+            seen.add(key)
+            out.append(r)
+    return out
+
+
 def _validate(query: Any, limit: Any, offset: Any, backend: str | None) -> str:
     if not isinstance(query, str) or not query.strip():
         raise UsageError("the search query is empty; pass some words to search for")
@@ -212,7 +226,7 @@ def search(
     finally:
         cur.close()
     merged = [{**rows[c["chunk_id"]], **c} for c in cands if c["chunk_id"] in rows]
-    ranked = rerank(merged, query, cfg)
+    ranked = _one_per_section(rerank(merged, query, cfg))
     window = ranked[offset:window_end]
     truncated = cut and (more or len(ranked) > window_end)
     return SearchResult(

@@ -2,8 +2,11 @@
 
 Contract: ``candidates(cur, terms, ...)`` runs ``sql/search_bm25.sql`` and returns up to
 ``cap`` dicts ``{chunk_id, score, matched}`` best first. No extension is needed. The score is
-``sum over query terms and fields of w_field * idf * tf*(k1+1)/(tf + k1*(1-b+b*len/avglen))``
-(a BM25F-style sum of per-field BM25), with ``w_field`` from the scoring config.
+BM25F: per query term, ``x = sum over fields of w_field * tf / (1 - b + b * len / avglen)``
+(the last factor precomputed per posting at build time), then
+``sum over terms of idf * x * (k1 + 1) / (k1 + x)``; field weights, k1 and b come from the
+scoring config. Unlike a sum of per-field BM25 scores, a term found in several fields
+saturates once, so a short heading cannot outweigh the section's body on its own.
 """
 
 from __future__ import annotations
@@ -30,6 +33,8 @@ def candidates(
     if not terms:
         return []
     params: dict[str, Any] = {f"w_{f}": w for f, w in cfg.field_weights().items()}
-    params.update({"terms": terms, "library": library, "version": version, "cap": cap})
+    params.update(
+        {"terms": terms, "k1": cfg.k1, "library": library, "version": version, "cap": cap}
+    )
     rows = cur.execute(sql("search_bm25"), params).fetchall()
     return [{"chunk_id": r[0], "score": float(r[1]), "matched": int(r[2])} for r in rows]

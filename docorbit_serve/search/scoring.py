@@ -2,11 +2,12 @@
 
 Contract: ``SCORING`` (a frozen ``ScoringConfig``) holds every ranking constant; change a
 value, bump ``version`` (it is stored in each index's ``index_meta`` and reported by search).
-``k1``/``b`` are baked into the BM25 postings weights at index build time; the field weights and
-bonuses apply at query time, so the same index serves any weight set with the same k1/b.
+``b`` is baked into the BM25F postings at index build time; k1, the field weights and the
+bonuses apply at query time, so the same index serves any weight set with the same ``b``.
 
 ``rerank(candidates, query, cfg)`` rescales each candidate's backend score by
-``1 + phrase_heading*P_h + phrase_text*P_t + heading_cover*C``, where P_h / P_t are the shares
+``1 + phrase_heading*P_h + phrase_text*P_t + heading_cover*C`` and adds ``page_context`` times
+the best backend score among the candidates of the same page, where P_h / P_t are the shares
 of the query's adjacent word pairs found adjacent in the chunk's heading / text, and C is the
 share of the heading's words that the query mentions (a query that restates a section heading
 is most likely asking for that section). Ties break on chunk id, so ranking is deterministic.
@@ -25,23 +26,28 @@ __all__ = ["SCORING", "ScoringConfig", "rerank"]
 
 @dataclass(frozen=True)
 class ScoringConfig:
+    # Chosen on the dev set by kind of question (flat optimum; phrase/heading-cover bonuses
+    # measured and left off: they hurt "conceptual" and "howto" questions).
     version: str = "1"
-    # BM25 (baked into postings weights at build time).
+    # BM25F: b is baked into the postings (ntf) at build time, k1 applies at query time.
     k1: float = 1.2
     b: float = 0.75
     # Field weights (query time). Heading/title/breadcrumb matches count more than body text.
     w_body: float = 1.0
-    w_heading: float = 2.5
+    w_heading: float = 2.0
     w_breadcrumb: float = 1.0
     w_title: float = 1.0
-    w_code: float = 0.5
+    w_code: float = 0.75
     w_symbol: float = 1.5
     # FTS backend: extra weight of the heading/title/breadcrumb-only BM25 call.
-    fts_heading_weight: float = 1.0
+    fts_heading_weight: float = 0.5
     # Re-ranking bonuses (multiplicative, see module docstring).
     phrase_heading: float = 0.0
     phrase_text: float = 0.0
     heading_cover: float = 0.0
+    # Share of the best score among the candidate's page (same source and path) added to its own:
+    # a section of a page that answers the question as a whole is likelier to be the answer.
+    page_context: float = 0.25
     # Candidates re-ranked per query (the backend's top-N).
     candidates: int = 100
 
@@ -63,6 +69,11 @@ def rerank(
 
     Each dict gets ``score`` replaced by the final score and ``base_score`` set to the backend's.
     """
+    candidates = list(candidates)
+    page_best: dict[tuple[str, str], float] = {}
+    for c in candidates:
+        key = (c.get("source", ""), c.get("path", ""))
+        page_best[key] = max(page_best.get(key, 0.0), float(c["score"]))
     qwords = word_stems(query)
     qset = set(qwords)
     qpairs = _pairs(qwords)
@@ -79,6 +90,7 @@ def rerank(
             hw = set(word_stems(c.get("heading") or ""))
             if hw:
                 factor += cfg.heading_cover * len(hw & qset) / len(hw)
-        out.append({**c, "base_score": base, "score": base * factor})
+        ctx = cfg.page_context * page_best[(c.get("source", ""), c.get("path", ""))]
+        out.append({**c, "base_score": base, "score": base * factor + ctx})
     out.sort(key=lambda c: (-c["score"], c["chunk_id"]))
     return out
