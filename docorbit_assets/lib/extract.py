@@ -1,0 +1,452 @@
+"""extract: structured knowledge from pages and chunks (``examples``, ``links``, ``symbols``,
+``pitfalls``, ``endpoints``). Real extraction only: a table may be empty, never invented.
+
+Contract (every function is deterministic; rows sorted by ``id``, ``links`` by
+``(page_id, chunk_id, url, text)``; schemas from ``docorbit_serve.schemas``):
+
+- ``extract_examples(chunks)``: one row per non-empty fenced code block of a chunk;
+  ``id = stable_id("e_", chunk_id, <block index>)``, ``tokens = count_tokens(code)``.
+- ``extract_links(pages, chunks)``: one row per distinct (chunk, url, text) link outside code,
+  URLs resolved against the page URL; ``target_page_id`` is the id of the page of the same
+  source the link points at (fragment ignored; ``x.md``, ``x/`` → ``x.md`` / ``x/index.md``
+  tried), else "".
+- ``extract_symbols(pages, chunks)``, from three evidences only:
+  1. mkdocstrings / mkautodoc directives ``::: pkg.Name`` → qualname as written, kind
+     ``unknown`` (the directive does not say), language ``python``;
+  2. headings that are a code identifier: a whole code span such as ``Client.get()`` /
+     ``model_config``, or a bare dotted name such as ``httpx.AsyncClient``; ``()`` makes it a
+     ``function`` (``method`` when the owner is capitalised), else ``unknown``;
+  3. top-level ``def``/``class`` (and ``def`` directly inside such a class → ``method``) in
+     Python code blocks, with the definition line as signature.
+  ``id = stable_id("y_", chunk_id, qualname, kind)``; duplicates within a chunk are merged.
+- ``extract_pitfalls(chunks)``, conservative: warning-type admonitions (``!!!``/``???``/``///``
+  ``warning|danger|caution|attention|deprecated``, GitHub ``> [!WARNING]``/``[!CAUTION]``) and
+  sentences or list items (outside code) that say something *is deprecated*, *was removed* /
+  *is no longer supported*, or is a *breaking change*. ``kind`` = ``breaking_change`` →
+  ``deprecation`` → ``removal`` by the first matching wording, ``warning`` for a warning
+  admonition that says none of these. Mentions inside code spans (``deprecated=True``) and
+  "deprecation warning" noise do not count. ``symbol`` = the first identifier in a code span of
+  the text, else "". ``id = stable_id("f_", chunk_id, kind, text)``.
+- ``extract_endpoints(cfg, fetches)``: the empty ``ENDPOINTS`` table (OpenAPI parsing is a
+  later issue).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+from urllib.parse import urldefrag, urljoin, urlsplit
+
+import pyarrow as pa
+
+from docorbit_assets.lib.markdown_scan import Scan, iter_links, scan_markdown
+from docorbit_serve.registry import SourceConfig
+from docorbit_serve.schemas import SCHEMAS, empty_table, stable_id
+from docorbit_serve.tokens import count_tokens
+
+__all__ = [
+    "extract_endpoints",
+    "extract_examples",
+    "extract_links",
+    "extract_pitfalls",
+    "extract_symbols",
+]
+
+
+def _table(name: str, rows: list[dict[str, Any]], key: Any = None) -> pa.Table:
+    rows = sorted(rows, key=key or (lambda r: r["id"]))
+    return pa.Table.from_pylist(rows, schema=SCHEMAS[name])
+
+
+def _provenance(chunk: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "source": chunk["source"],
+        "library": chunk["library"],
+        "version": chunk["version"],
+        "chunk_id": chunk["id"],
+        "page_id": chunk["page_id"],
+    }
+
+
+# --- examples --------------------------------------------------------------------------------
+
+
+def extract_examples(chunks: pa.Table) -> pa.Table:
+    """One ``EXAMPLES`` row per non-empty code block of every chunk."""
+    rows = []
+    for c in chunks.to_pylist():
+        for k, block in enumerate(c["code_blocks"] or []):
+            if not block["code"].strip():
+                continue
+            rows.append(
+                {
+                    "id": stable_id("e_", c["id"], str(k)),
+                    **_provenance(c),
+                    "language": block["language"],
+                    "code": block["code"],
+                    "heading": c["heading"],
+                    "path": c["path"],
+                    "anchor": c["anchor"],
+                    "tokens": count_tokens(block["code"]),
+                }
+            )
+    return _table("examples", _dedupe(rows))
+
+
+def _dedupe(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    seen: dict[str, dict[str, Any]] = {}
+    for r in rows:
+        seen.setdefault(r["id"], r)
+    return list(seen.values())
+
+
+# --- links -----------------------------------------------------------------------------------
+
+
+def extract_links(pages: pa.Table, chunks: pa.Table) -> pa.Table:
+    """One ``LINKS`` row per distinct link of every chunk (see module docstring)."""
+    page_by_url: dict[str, str] = {}
+    for p in pages.select(["id", "url"]).to_pylist():
+        page_by_url[urldefrag(p["url"])[0]] = p["id"]
+    by_page: dict[str, list[dict[str, Any]]] = {}
+    for c in chunks.select(["id", "page_id", "line_start", "line_end"]).to_pylist():
+        by_page.setdefault(c["page_id"], []).append(c)
+    rows: dict[tuple[str, str, str, str], dict[str, Any]] = {}
+    for p in pages.select(["id", "source", "url", "markdown"]).to_pylist():
+        spans = by_page.get(p["id"], [])
+        page_parts = urlsplit(p["url"])
+        for line, text, target in iter_links(scan_markdown(p["markdown"] or "")):
+            chunk_id = next(
+                (c["id"] for c in spans if c["line_start"] <= line + 1 <= c["line_end"]), ""
+            )
+            resolved = urljoin(p["url"], target)
+            key = (p["id"], chunk_id, resolved, text)
+            if key in rows:
+                continue
+            rows[key] = {
+                "source": p["source"],
+                "page_id": p["id"],
+                "chunk_id": chunk_id,
+                "text": text,
+                "url": resolved,
+                "is_external": _is_external(page_parts, resolved),
+                "target_page_id": _target_page(page_by_url, resolved),
+            }
+    return _table(
+        "links",
+        list(rows.values()),
+        key=lambda r: (r["page_id"], r["chunk_id"], r["url"], r["text"]),
+    )
+
+
+def _is_external(page: Any, resolved: str) -> bool:
+    target = urlsplit(resolved)
+    if target.scheme not in ("http", "https", "ftp", "mailto"):
+        return False
+    return page.scheme not in ("http", "https") or target.netloc.lower() != page.netloc.lower()
+
+
+def _target_page(page_by_url: dict[str, str], resolved: str) -> str:
+    url = urldefrag(resolved)[0]
+    if not url:
+        return ""
+    candidates = [url]
+    if url.endswith("/"):
+        candidates += [url + "index.md", url[:-1] + ".md"]
+    elif not url.rsplit("/", 1)[-1].count("."):
+        candidates += [url + ".md", url + "/index.md"]
+    return next((page_by_url[u] for u in candidates if u in page_by_url), "")
+
+
+# --- symbols ---------------------------------------------------------------------------------
+
+_DIRECTIVE = re.compile(r"^:::[ \t]+(?P<name>[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*)[ \t]*$")
+_IDENT = r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*"
+_CODE_HEADING = re.compile(r"^`(?P<name>" + _IDENT + r")(?P<call>\([^`()]*\))?`$")
+_DOTTED_HEADING = re.compile(r"^(?P<name>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)(?P<call>\(\))?$")
+_PY_DEF = re.compile(r"^(?P<indent>[ ]*)(?:async[ ]+)?def[ ]+(?P<name>[A-Za-z_]\w*)[ ]*\(")
+_PY_CLASS = re.compile(r"^(?P<indent>[ ]*)class[ ]+(?P<name>[A-Za-z_]\w*)[ ]*[(:]")
+_PY_LANGS = {"python", "py", "python3", "py3"}
+
+
+def extract_symbols(pages: pa.Table, chunks: pa.Table) -> pa.Table:
+    """``SYMBOLS`` from directives, identifier headings and Python definitions (module docstring).
+
+    ``pages`` is accepted for the stage signature; everything needed is on the chunks.
+    """
+    del pages
+    rows: list[dict[str, Any]] = []
+    for c in chunks.to_pylist():
+        found: list[tuple[str, str, str, str]] = []  # qualname, kind, signature, language
+        scan = scan_markdown(c["text"])
+        for i, line in enumerate(scan.lines):
+            if not scan.in_fence[i]:
+                m = _DIRECTIVE.match(line)
+                if m:
+                    found.append((m.group("name"), "unknown", "", "python"))
+        hit = _heading_symbol(c["heading"]) if c["level"] > 0 else None
+        if hit:
+            found.append(hit)
+        for block in c["code_blocks"] or []:
+            if block["language"] in _PY_LANGS:
+                found.extend(_python_definitions(block["code"]))
+        for qualname, kind, signature, language in found:
+            rows.append(
+                {
+                    "id": stable_id("y_", c["id"], qualname, kind),
+                    **_provenance(c),
+                    "name": qualname.rsplit(".", 1)[-1],
+                    "qualname": qualname,
+                    "kind": kind,
+                    "signature": signature,
+                    "language": language,
+                    "path": c["path"],
+                    "anchor": c["anchor"],
+                }
+            )
+    return _table("symbols", _dedupe(rows))
+
+
+def _heading_symbol(heading: str) -> tuple[str, str, str, str] | None:
+    text = heading.strip()
+    m = _CODE_HEADING.match(text) or _DOTTED_HEADING.match(text)
+    if m is None:
+        return None
+    name = m.group("name")
+    if m.group("call") is None:
+        return name, "unknown", "", ""
+    parts = name.split(".")
+    kind = "method" if len(parts) > 1 and parts[-2][:1].isupper() else "function"
+    return name, kind, name + m.group("call"), ""
+
+
+def _python_definitions(code: str) -> list[tuple[str, str, str, str]]:
+    out: list[tuple[str, str, str, str]] = []
+    current_class = ""
+    lines = code.split("\n")
+    for n, line in enumerate(lines):
+        if not line.strip() or line.lstrip().startswith(("#", "@")):
+            continue
+        indent = len(line) - len(line.lstrip(" "))
+        if indent == 0:
+            current_class = ""
+        cm = _PY_CLASS.match(line)
+        if cm and indent == 0:
+            current_class = cm.group("name")
+            out.append((current_class, "class", _signature(lines, n), "python"))
+            continue
+        dm = _PY_DEF.match(line)
+        if dm and indent == 0:
+            out.append((dm.group("name"), "function", _signature(lines, n), "python"))
+        elif dm and current_class and indent == 4:
+            qual = f"{current_class}.{dm.group('name')}"
+            out.append((qual, "method", _signature(lines, n), "python"))
+    return out
+
+
+_SIG_END = re.compile(r"^(?P<sig>.*?\)(?:\s*->\s*[^:]+?)?|class\s+\w+)\s*:\s*(?:#.*)?$")
+
+
+def _signature(lines: list[str], n: int) -> str:
+    """The definition starting at line ``n``, joined over up to 12 lines, without ``:``/comment."""
+    parts: list[str] = []
+    depth = 0
+    for line in lines[n : n + 12]:
+        parts.append(line.strip())
+        depth += line.count("(") + line.count("[") - line.count(")") - line.count("]")
+        if depth <= 0:
+            break
+    sig = " ".join(parts).replace("( ", "(").replace(" )", ")").replace(", )", ")")
+    m = _SIG_END.match(sig)
+    return m.group("sig") if m else sig.rstrip(":").rstrip()
+
+
+# --- pitfalls --------------------------------------------------------------------------------
+
+_ADMONITION = re.compile(
+    r"^(?P<indent>[ ]*)(?:!!!|\?\?\?\+?)[ \t]+(?P<type>[\w-]+)(?P<title>[^\n]*)$|"
+    r"^(?P<bindent>[ ]*)///[ \t]*(?P<btype>[\w-]+)(?P<btitle>[^\n]*)$"
+)
+_BLOCK_END = re.compile(r"^[ ]*///[ \t]*$")
+_GH_ALERT = re.compile(r"^[ ]{0,3}>[ \t]*\[!(?P<type>WARNING|CAUTION|IMPORTANT)\][ \t]*$", re.I)
+_WARNING_TYPES = {"warning", "danger", "caution", "attention", "deprecated"}
+_CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
+_BREAKING = re.compile(r"\bbreaking[- ]changes?\b|\bbackwards?[- ]incompatib\w*", re.I)
+_DEPRECATED = re.compile(
+    r"\b(?:is|are|was|were|been|be|being|now|become[sd]?|getting)\s+(?:now\s+|also\s+|officially\s+)?"
+    r"deprecated\b"
+    r"|\bdeprecat(?:e|es|ing)\b"
+    r"|\bdeprecated\s+(?:in\b|since\b|as\s+of\b|for\b|alias|and\b|in\s+favou?r|CODE|"
+    r"(?:parameters?|arguments?|fields?|methods?|functions?|class(?:es)?|features?|attributes?|"
+    r"options?|settings?|config\w*|way|API|syntax|behaviou?r|module|package)\b)"
+    r"|\(deprecated\)"
+    r"|\b(?:raises?|emits?|issues?|shows?)\s+(?:a\s+)?deprecation\s*warning",
+    re.I,
+)
+_REMOVED = re.compile(
+    r"\b(?:has|have|was|were|is|are|been|be)\s+(?:now\s+|also\s+|fully\s+|completely\s+)?removed\b"
+    r"|\bremoved\s+in\s+(?:v(?:ersion)?\s*)?\d"
+    r"|\bremoved\s+in\s+\w+\s+v\d"
+    r"|\bno\s+longer\s+(?:supported|available|exists?|works?)\b"
+    r"|\bdropp(?:ed|ing)\s+support\b",
+    re.I,
+)
+_SYMBOL_SPAN = re.compile(r"`(?P<name>[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*)(?:\([^`]*\))?`")
+_LIST_ITEM = re.compile(r"^[ ]*(?:[*+-]|\d{1,9}[.)])[ \t]+")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z*_`\[])")
+_QUOTE = re.compile(r"^[ ]*>[ ]?")
+_MAX_TEXT = 1000
+
+
+def _kind(text: str) -> str:
+    plain = _CODE_SPAN.sub(" CODE ", text).replace("*", "").replace("_", " ")
+    if _BREAKING.search(plain):
+        return "breaking_change"
+    if _DEPRECATED.search(plain):
+        return "deprecation"
+    if _REMOVED.search(plain):
+        return "removal"
+    return ""
+
+
+def extract_pitfalls(chunks: pa.Table) -> pa.Table:
+    """``PITFALLS`` from warning admonitions and deprecation/removal/breaking sentences."""
+    rows: list[dict[str, Any]] = []
+    for c in chunks.to_pylist():
+        for kind, text in _chunk_pitfalls(c["text"]):
+            m = _SYMBOL_SPAN.search(text)
+            rows.append(
+                {
+                    "id": stable_id("f_", c["id"], kind, text),
+                    **_provenance(c),
+                    "kind": kind,
+                    "symbol": m.group("name") if m else "",
+                    "text": text,
+                    "path": c["path"],
+                    "anchor": c["anchor"],
+                }
+            )
+    return _table("pitfalls", _dedupe(rows))
+
+
+def _chunk_pitfalls(text: str) -> list[tuple[str, str]]:
+    scan = scan_markdown(text)
+    lines = scan.lines
+    used = [False] * len(lines)
+    out: list[tuple[str, str]] = []
+    for a, b, typ, title in _admonitions(scan):
+        body_lines = [_QUOTE.sub("", lines[k]) for k in range(a + 1, b) if not scan.in_fence[k]]
+        body = _collapse(" ".join([title, *body_lines]))
+        for k in range(a, b):
+            used[k] = True
+        kind = _kind(body)
+        if not kind and typ in _WARNING_TYPES:
+            kind = "deprecation" if typ == "deprecated" else "warning"
+        if kind and body:
+            out.append((kind, _cap(body)))
+    for unit in _text_units(scan, used):
+        kind = _kind(unit)
+        if kind:
+            out.append((kind, _cap(unit)))
+    return out
+
+
+def _admonitions(scan: Scan) -> list[tuple[int, int, str, str]]:
+    """``(first_line, end_line_exclusive, type, title)`` of admonitions outside fences."""
+    lines, out = scan.lines, []
+    i = 0
+    while i < len(lines):
+        if scan.in_fence[i]:
+            i += 1
+            continue
+        m = _ADMONITION.match(lines[i])
+        g = _GH_ALERT.match(lines[i])
+        if m and m.group("type"):
+            indent = len(m.group("indent"))
+            j = i + 1
+            while j < len(lines) and (
+                not lines[j].strip() or len(lines[j]) - len(lines[j].lstrip(" ")) > indent
+            ):
+                j += 1
+            while j > i + 1 and not lines[j - 1].strip():
+                j -= 1
+            out.append((i, j, m.group("type").lower(), _title(m.group("title"))))
+            i = j
+        elif m and m.group("btype"):
+            j = i + 1
+            while j < len(lines) and not (_BLOCK_END.match(lines[j]) and not scan.in_fence[j]):
+                j += 1
+            title = m.group("btitle").strip().lstrip("|").strip()
+            out.append((i, min(j + 1, len(lines)), m.group("btype").lower(), title))
+            i = j + 1
+        elif g:
+            j = i + 1
+            while j < len(lines) and lines[j].lstrip().startswith(">"):
+                j += 1
+            out.append((i, j, g.group("type").lower(), ""))
+            i = j
+        else:
+            i += 1
+    return out
+
+
+def _title(raw: str) -> str:
+    raw = raw.strip()
+    m = re.match(r'^"([^"]*)"', raw)
+    return m.group(1) if m else ""
+
+
+def _text_units(scan: Scan, used: list[bool]) -> list[str]:
+    """Sentences of paragraphs and whole list items, outside fences, admonitions and headings."""
+    units: list[str] = []
+    buf: list[str] = []
+
+    def flush() -> None:
+        if buf:
+            para = _collapse(" ".join(buf))
+            units.extend(s for s in _SENTENCE_END.split(para) if s.strip())
+            buf.clear()
+
+    heading_lines = {h.line for h in scan.headings} | {h.end_line for h in scan.headings}
+    item: list[str] = []
+    for i, line in enumerate(scan.lines):
+        if scan.in_fence[i] or used[i] or i in heading_lines or not line.strip():
+            flush()
+            if item:
+                units.append(_collapse(" ".join(item)))
+                item = []
+            continue
+        if _LIST_ITEM.match(line):
+            flush()
+            if item:
+                units.append(_collapse(" ".join(item)))
+            item = [_LIST_ITEM.sub("", line, count=1)]
+            continue
+        if item and line.startswith((" ", "\t")):
+            item.append(line)
+            continue
+        if item:
+            units.append(_collapse(" ".join(item)))
+            item = []
+        buf.append(_QUOTE.sub("", line))
+    flush()
+    if item:
+        units.append(_collapse(" ".join(item)))
+    return units
+
+
+def _collapse(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _cap(text: str) -> str:
+    return text if len(text) <= _MAX_TEXT else text[: _MAX_TEXT - 1].rstrip() + "…"
+
+
+# --- endpoints -------------------------------------------------------------------------------
+
+
+def extract_endpoints(cfg: SourceConfig, fetches: pa.Table) -> pa.Table:
+    """The empty ``ENDPOINTS`` table: OpenAPI parsing is a later issue (never invented rows)."""
+    del cfg, fetches
+    return empty_table("endpoints")
