@@ -1,0 +1,237 @@
+"""``run_ingest``: the one hand-over point from the CLI (``docorbit ingest``) and MCP (``ingest_doc``)
+to Dagster.
+
+``run_ingest(home, *, sources=None, progress=None) -> dict``:
+
+1. reads ``docorbit.toml`` and syncs the ``source`` dynamic partitions with it;
+2. for each selected source (all configured ones by default, in name order) materializes the
+   partitioned assets (``sources`` … ``snapshots``, with their checks) in-process for that
+   partition;
+3. if at least one source got through, materializes ``search_index`` and ``published``.
+
+Runs are recorded in a persistent ``DagsterInstance`` at ``home/dagster`` (telemetry off), so
+``DAGSTER_HOME=<home>/dagster dagster dev -w workspace.yaml`` shows them afterwards. One ingest
+at a time per home (an exclusive lock on ``home/dagster/ingest.lock``; a second one fails at once
+with ``IngestError``).
+
+Failure isolation: a source whose run fails (a stage raises, or a blocking check fails) is
+reported with an ``IngestError``-shaped error and keeps its previous snapshot; other sources
+continue; ``published.json`` changes only through the final ``published`` step, which swaps it
+atomically after the new index is complete. A run killed at any point leaves the previous
+publication readable.
+
+Output discipline: stdout is data for the CLI, so Dagster's console logger is set to CRITICAL (the
+report carries the errors; it writes to stderr anyway) and stray ``print``s inside steps are redirected to stderr. ``progress``,
+when given, receives one short human-readable line per source and per phase.
+
+The report::
+
+    {"ok": bool, "home": str, "published": bool, "publish_id": str|None, "index": str|None,
+     "sources": {name: {"status": "ok"|"failed", "snapshot": str|None, "rows": {table: n},
+                        "seconds": float, "run_id": str, "error": {code, message, detail}|None}},
+     "publish": {"status": "ok"|"failed"|"skipped", "seconds": float, "run_id": str|None,
+                 "error": {...}|None}}
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import re
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import dagster as dg
+
+from docorbit_assets.defs import ALL_ASSETS, ALL_CHECKS, PER_SOURCE_ASSETS, PUBLISH_ASSETS
+from docorbit_assets.defs.partitions import sync_partitions
+from docorbit_assets.defs.resources import build_resources
+from docorbit_assets.lib.publish import current_manifest, latest_snapshot
+from docorbit_serve import errors
+from docorbit_serve.errors import ConfigError, IngestError
+from docorbit_serve.home import Home, atomic_write_bytes
+from docorbit_serve.registry import load_registry
+
+__all__ = ["open_instance", "run_ingest"]
+
+_QUIET = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
+_DAGSTER_YAML = b"telemetry:\n  enabled: false\n"
+
+
+def open_instance(home: Home) -> dg.DagsterInstance:
+    """The persistent Dagster instance under ``home/dagster`` (created with telemetry off)."""
+    root = home.dagster_home
+    root.mkdir(parents=True, exist_ok=True)
+    if not (root / "dagster.yaml").exists():
+        atomic_write_bytes(root / "dagster.yaml", _DAGSTER_YAML)
+    return dg.DagsterInstance.from_config(str(root))
+
+
+@contextlib.contextmanager
+def _exclusive(home: Home) -> Iterator[None]:
+    path = home.dagster_home / "ingest.lock"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a+") as f:
+        try:
+            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError as e:
+            raise IngestError(
+                f"another ingest is running on {home.path}; wait for it to finish",
+                detail={"home": str(home.path), "lock": str(path)},
+            ) from e
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
+
+
+def _root_cause(info: Any) -> Any:
+    """The innermost error of a serialized chain, preferring a DocOrbit error."""
+    chain = []
+    while info is not None:
+        chain.append(info)
+        info = info.cause
+    for item in reversed(chain):
+        if item.cls_name in errors.__all__:
+            return item
+    return chain[-1]
+
+
+def _error_from(result: dg.ExecuteInProcessResult, what: str) -> dict[str, Any]:
+    failed_checks = [
+        {"asset": e.asset_key.to_user_string(), "check": e.check_name, **_check_problems(e)}
+        for e in result.get_asset_check_evaluations()
+        if not e.passed
+    ]
+    steps = []
+    for event in result.get_step_failure_events():
+        cause = _root_cause(event.step_failure_data.error)
+        cls = getattr(errors, cause.cls_name or "", None)
+        message = cause.message.strip().splitlines()[0] if cause.message else ""
+        message = re.sub(rf"^[\w.]*\b{re.escape(cause.cls_name or '')}: ", "", message)
+        steps.append(
+            {
+                "step": event.step_key,
+                "code": getattr(cls, "code", "error"),
+                "error_class": cause.cls_name,
+                "message": message,
+            }
+        )
+    first = next((s for s in steps if s["error_class"] != "DagsterAssetCheckFailedError"), None)
+    if first is not None:
+        summary = f"{first['step']}: {first['message']}"
+    elif failed_checks:
+        summary = "blocking check failed: " + ", ".join(c["check"] for c in failed_checks)
+    else:
+        summary = "the run did not succeed"
+    err = IngestError(
+        f"{what} failed ({summary})",
+        detail={"steps": steps, "failed_checks": failed_checks, "run_id": result.run_id},
+    )
+    return err.to_json()["error"]
+
+
+def _check_problems(evaluation: Any) -> dict[str, Any]:
+    problems = evaluation.metadata.get("problems")
+    return {"problems": str(problems.value) if problems is not None else ""}
+
+
+def _materialize(
+    home: Home, instance: dg.DagsterInstance, selection: list, partition: str | None
+) -> dg.ExecuteInProcessResult:
+    with contextlib.redirect_stdout(sys.stderr):
+        return dg.materialize(
+            ALL_ASSETS + ALL_CHECKS,
+            selection=dg.AssetSelection.assets(*selection),
+            partition_key=partition,
+            instance=instance,
+            resources=build_resources(home),
+            run_config=_QUIET,
+            raise_on_error=False,
+            tags={"docorbit/entry": "run_ingest"},
+        )
+
+
+def _source_entry(home: Home, name: str, result: dg.ExecuteInProcessResult) -> dict[str, Any]:
+    entry: dict[str, Any] = {
+        "status": "ok" if result.success else "failed",
+        "snapshot": None,
+        "rows": {},
+        "run_id": result.run_id,
+        "error": None,
+    }
+    if result.success:
+        row = latest_snapshot(home, name) or {}
+        entry["snapshot"] = row.get("id")
+        entry["rows"] = json.loads(row.get("row_counts_json") or "{}")
+    else:
+        entry["error"] = _error_from(result, f"ingest of source {name!r}")
+    return entry
+
+
+def run_ingest(
+    home: Home,
+    *,
+    sources: list[str] | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> dict[str, Any]:
+    """Ingest ``sources`` (default: all configured) and publish; see the module docstring."""
+    say = progress or (lambda _msg: None)
+    registry = load_registry(home.config_path)
+    if not registry.sources:
+        raise ConfigError(
+            f"no sources configured in {home.config_path}; add one with `docorbit add`",
+            detail={"config": str(home.config_path)},
+        )
+    selected = (
+        [registry.get(n) for n in dict.fromkeys(sources)]
+        if sources
+        else sorted(registry.sources, key=lambda s: s.name)
+    )
+    report: dict[str, Any] = {
+        "ok": False,
+        "home": str(home.path),
+        "published": False,
+        "publish_id": None,
+        "index": None,
+        "sources": {},
+        "publish": {"status": "skipped", "seconds": 0.0, "run_id": None, "error": None},
+    }
+    home.path.mkdir(parents=True, exist_ok=True)
+    with _exclusive(home), open_instance(home) as instance:
+        sync_partitions(instance, [s.name for s in registry.sources])
+        for cfg in selected:
+            say(f"{cfg.name}: ingesting {cfg.kind} source {cfg.location}")
+            started = time.perf_counter()
+            result = _materialize(home, instance, PER_SOURCE_ASSETS, cfg.name)
+            entry = _source_entry(home, cfg.name, result)
+            entry["seconds"] = round(time.perf_counter() - started, 3)
+            report["sources"][cfg.name] = entry
+            if entry["status"] == "ok":
+                say(f"{cfg.name}: snapshot {entry['snapshot']} ({entry['seconds']:.1f} s)")
+            else:
+                say(f"{cfg.name}: FAILED: {entry['error']['message']}")
+        if any(e["status"] == "ok" for e in report["sources"].values()):
+            say("publishing: building the search index")
+            started = time.perf_counter()
+            result = _materialize(home, instance, PUBLISH_ASSETS, None)
+            report["publish"] = {
+                "status": "ok" if result.success else "failed",
+                "seconds": round(time.perf_counter() - started, 3),
+                "run_id": result.run_id,
+                "error": None if result.success else _error_from(result, "publishing"),
+            }
+            say(f"publishing: {report['publish']['status']} ({report['publish']['seconds']:.1f} s)")
+    manifest = current_manifest(home)
+    if manifest is not None:
+        report["publish_id"] = manifest.get("publish_id")
+        report["index"] = str(Path(home.path / manifest["index"])) if "index" in manifest else None
+    report["published"] = report["publish"]["status"] == "ok"
+    report["ok"] = report["published"] and all(
+        e["status"] == "ok" for e in report["sources"].values()
+    )
+    return report
