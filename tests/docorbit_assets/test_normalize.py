@@ -1,0 +1,220 @@
+"""Tests for ``docorbit_assets.lib.normalize`` (fetches → pages).
+
+Golden files: ``fixtures/golden/slice/<name>.md`` (hand-written inputs) normalize to
+``fixtures/golden/normalize/<name>.page.json`` (expected output, never edited by hand).
+Regenerate with ``pytest tests/docorbit_assets/test_normalize.py --update-goldens`` (or
+``DOCORBIT_UPDATE_GOLDENS=1``) and review the diff.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pyarrow as pa
+import pytest
+
+from docorbit_assets.lib.normalize import normalize, normalize_markdown
+from docorbit_serve.registry import SourceConfig
+from docorbit_serve.schemas import SCHEMAS, stable_id
+from docorbit_serve.tokens import count_tokens
+
+REPO = Path(__file__).resolve().parents[2]
+SHARED_DATA = REPO / ".." / "shared" / "data"
+GOLDEN_SLICE = REPO / "fixtures" / "golden" / "slice"
+GOLDEN_NORMALIZE = REPO / "fixtures" / "golden" / "normalize"
+WEB = SourceConfig(name="web", kind="web", location="https://docs.example.com/", library="ex")
+
+
+def _fetch_row(url: str, body: bytes, **kw) -> dict:
+    row = {
+        "source": kw.pop("source", "web"),
+        "url": url,
+        "final_url": url,
+        "status": 200,
+        "ok": True,
+        "content_type": "text/markdown",
+        "bytes": len(body),
+        "content_hash": "",
+        "etag": "",
+        "last_modified": "",
+        "error_code": "",
+        "error_message": "",
+        "fetched_at": "2026-01-01T00:00:00Z",
+        "body": body,
+    }
+    row.update(kw)
+    return row
+
+
+def _fetches(*rows: dict) -> pa.Table:
+    return pa.Table.from_pylist(list(rows), schema=SCHEMAS["fetches"])
+
+
+def _md(text: str, path: str = "guide/page.md", url: str = "https://docs.example.com/guide/page/"):
+    return normalize_markdown(
+        cfg=WEB, path=path, url=url, text=text, fetched_at="t", raw_bytes=len(text)
+    )
+
+
+# --- real local doc set ----------------------------------------------------------------------
+
+
+def test_normalize_gives_local_pages_paths_relative_to_the_source_folder(real_doc_sets):
+    ds = real_doc_sets["httpx"]
+    pages = ds.pages
+    assert pages.schema.equals(SCHEMAS["pages"])
+    paths = pages.column("path").to_pylist()
+    assert paths == sorted(paths)
+    assert "advanced/timeouts.md" in paths and "quickstart.md" in paths
+    assert len(paths) == ds.fetches.num_rows == 23
+    row = next(p for p in pages.to_pylist() if p["path"] == "advanced/timeouts.md")
+    assert row["url"] == "file://" + (ds.folder / "advanced" / "timeouts.md").as_posix()
+    assert row["id"] == stable_id("p_", "httpx", "advanced/timeouts.md")
+    assert row["title"] == "timeouts"  # no front matter, no H1: the file stem
+
+
+def test_normalize_finds_a_relative_source_folder_in_the_file_paths(real_doc_sets):
+    ds = real_doc_sets["httpx"]
+    for location in ("docs", "httpx/docs", "./docs/"):
+        cfg = SourceConfig(name="httpx", kind="local", location=location, library="httpx")
+        paths = normalize(cfg, ds.fetches).column("path").to_pylist()
+        assert "advanced/timeouts.md" in paths, location
+
+
+def test_normalize_is_deterministic_and_hashes_the_markdown(real_doc_sets):
+    ds = real_doc_sets["pydantic"]
+    again = normalize(ds.cfg, ds.fetches)
+    assert again.equals(ds.pages)
+    for row in ds.pages.select(["markdown", "content_hash", "tokens"]).to_pylist()[:10]:
+        assert row["content_hash"] == hashlib.sha256(row["markdown"].encode()).hexdigest()
+        assert row["tokens"] == count_tokens(row["markdown"])
+
+
+def test_normalize_drops_front_matter_of_real_pages(real_doc_sets):
+    pages = {p["path"]: p for p in real_doc_sets["pydantic"].pages.to_pylist()}
+    settings = pages["concepts/pydantic_settings.md"]
+    assert not settings["markdown"].startswith("---")
+    assert "description:" not in settings["markdown"].split("\n# Settings Management")[0]
+    assert settings["title"] == "Settings Management"
+    assert pages["migration.md"]["title"] == "migration"  # no front-matter title, no H1
+
+
+def test_normalize_reads_mkdocstrings_pages_links_and_code(real_doc_sets):
+    pages = {p["path"]: p for p in real_doc_sets["httpx"].pages.to_pylist()}
+    quick = pages["quickstart.md"]
+    assert quick["code_examples"] and all(c["id"].startswith("x_") for c in quick["code_examples"])
+    assert {"python"} <= {c["language"] for c in quick["code_examples"]}
+    internal = [link for link in pages["index.md"]["links"] if not link["is_external"]]
+    assert any(link["url"].endswith("/docs/quickstart.md") for link in internal)
+    assert all(link["url"].startswith("file://") for link in internal)
+
+
+# --- small inputs ----------------------------------------------------------------------------
+
+
+def test_normalize_title_prefers_front_matter_then_h1_then_file_stem():
+    assert _md("---\ntitle: From FM\n---\n# H1\n")["title"] == "From FM"
+    assert _md("Intro\n\n# The H1\n\n## Sub\n")["title"] == "The H1"
+    assert _md("## Only H2\n", path="guide/setup-notes.md")["title"] == "setup-notes"
+
+
+def test_normalize_turns_crlf_into_lf_and_drops_bom_but_keeps_text_verbatim():
+    page = _md("\ufeff# Title\r\n\r\nSome  *text*  \r\n")
+    assert page["markdown"] == "# Title\n\nSome  *text*  \n"
+    assert page["content_hash"] == hashlib.sha256(page["markdown"].encode()).hexdigest()
+
+
+def test_normalize_resolves_relative_links_and_flags_external_ones():
+    text = (
+        "See [the client](../api/client.md#get), [home](/), [section](#local), "
+        "[ext](https://github.com/encode/httpx) and <https://example.org/x>.\n\n"
+        "Not links: `[code](span.md)`, ![image](img.png).\n\n"
+        "A [reference link][ref].\n\n[ref]: other.md\n\n"
+        "```\n[in fence](fence.md)\n```\n"
+    )
+    links = [(x["text"], x["url"], x["is_external"]) for x in _md(text)["links"]]
+    assert links == [
+        ("the client", "https://docs.example.com/guide/api/client.md#get", False),
+        ("home", "https://docs.example.com/", False),
+        ("section", "https://docs.example.com/guide/page/#local", False),
+        ("ext", "https://github.com/encode/httpx", True),
+        ("https://example.org/x", "https://example.org/x", True),
+        ("reference link", "https://docs.example.com/guide/page/other.md", False),
+    ]
+
+
+def test_normalize_headings_carry_level_text_and_mkdocs_anchor():
+    page = _md("# Intro\n\n## Setup { #install }\n\n## Setup\n\nText\n---\n")
+    assert page["headings"] == [
+        {"level": 1, "text": "Intro", "anchor": "intro"},
+        {"level": 2, "text": "Setup", "anchor": "install"},
+        {"level": 2, "text": "Setup", "anchor": "setup"},
+        {"level": 2, "text": "Text", "anchor": "text"},
+    ]
+
+
+def test_normalize_skips_failed_fetches_and_binary_bodies_but_keeps_text_plain_llms_files():
+    fetches = _fetches(
+        _fetch_row("https://docs.example.com/a.md", b"# A\n"),
+        _fetch_row("https://docs.example.com/gone.md", b"", ok=False, status=404),
+        _fetch_row("https://docs.example.com/logo.png", b"\x89PNG", content_type="image/png"),
+        _fetch_row(
+            "https://docs.example.com/llms.txt", b"# Ex\n\n> x\n", content_type="text/plain"
+        ),
+    )
+    pages = normalize(WEB, fetches)
+    assert pages.column("path").to_pylist() == ["/a.md", "/llms.txt"]
+    assert pages.column("title").to_pylist() == ["A", "Ex"]
+
+
+def test_normalize_flags_html_pages_as_not_normalized_instead_of_dropping_them():
+    html = (SHARED_DATA / "site" / "httpx" / "http2" / "index.html").read_bytes()
+    fetches = _fetches(
+        _fetch_row("https://www.python-httpx.org/http2/", html, content_type="text/html")
+    )
+    page = normalize(WEB, fetches).to_pylist()[0]
+    assert page["truncated"] is True
+    assert page["truncation_reason"] == "html_not_normalized"
+    assert page["path"] == "/http2/"
+    assert page["title"].startswith("HTTP/2 Support")
+    assert "HTTP/2" in page["markdown"] and "<script" not in page["markdown"]
+    assert "function(" not in page["markdown"]
+
+
+def test_normalize_marks_bodies_capped_by_the_fetcher_as_truncated():
+    fetches = _fetches(
+        _fetch_row("https://docs.example.com/big.md", b"# Big\n", error_code="truncated"),
+        _fetch_row("https://docs.example.com/ok.md", b"# Ok\n"),
+    )
+    rows = {r["path"]: r for r in normalize(WEB, fetches).to_pylist()}
+    assert (rows["/big.md"]["truncated"], rows["/big.md"]["truncation_reason"]) == (
+        True,
+        "body_capped",
+    )
+    assert (rows["/ok.md"]["truncated"], rows["/ok.md"]["truncation_reason"]) == (False, "")
+
+
+def test_normalize_decodes_the_declared_charset():
+    body = "# Café\n".encode("latin-1")
+    fetches = _fetches(
+        _fetch_row(
+            "https://docs.example.com/c.md", body, content_type="text/markdown; charset=latin-1"
+        )
+    )
+    assert normalize(WEB, fetches).column("title").to_pylist() == ["Café"]
+
+
+@pytest.mark.parametrize("src", sorted(GOLDEN_SLICE.glob("*.md")), ids=lambda p: p.stem)
+def test_normalize_output_matches_golden_file(src: Path, update_goldens: bool):
+    page = _md(
+        src.read_text(encoding="utf-8"), path=src.name, url=f"https://docs.example.com/{src.stem}/"
+    )
+    got = json.dumps(page, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    expected_file = GOLDEN_NORMALIZE / f"{src.stem}.page.json"
+    if update_goldens:
+        expected_file.parent.mkdir(parents=True, exist_ok=True)
+        expected_file.write_text(got, encoding="utf-8")
+    assert expected_file.exists(), f"missing {expected_file.name}: run with --update-goldens"
+    assert got == expected_file.read_text(encoding="utf-8")
