@@ -284,14 +284,14 @@ _DEPRECATED = re.compile(
     re.I,
 )
 _REMOVED = re.compile(
-    r"\b(?:has|have|was|were|is|are|been|be)\s+(?:now\s+|also\s+|fully\s+|completely\s+)?removed\b"
-    r"|\bremoved\s+in\s+(?:v(?:ersion)?\s*)?\d"
-    r"|\bremoved\s+in\s+\w+\s+v\d"
+    r"\b(?:has|have|had)\s+(?:now\s+|also\s+)?been\s+(?:fully\s+|completely\s+)?removed\b"
+    r"|\b(?:will|to)\s+be\s+(?:fully\s+|completely\s+)?removed\b"
+    r"|\bremoved\s+in\s+(?:v(?:ersion)?\s*\d|\d|[A-Z]\w*\s+v?\d)"
     r"|\bno\s+longer\s+(?:supported|available|exists?|works?)\b"
     r"|\bdropp(?:ed|ing)\s+support\b",
     re.I,
 )
-_SYMBOL_SPAN = re.compile(r"`(?P<name>[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*)(?:\([^`]*\))?`")
+_SYMBOL_SPAN = re.compile(r"`(?P<name>[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*)(?:\([^`]*\)|=[^`]*)?`")
 _LIST_ITEM = re.compile(r"^[ ]*(?:[*+-]|\d{1,9}[.)])[ \t]+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z*_`\[])")
 _QUOTE = re.compile(r"^[ ]*>[ ]?")
@@ -335,7 +335,11 @@ def _chunk_pitfalls(text: str) -> list[tuple[str, str]]:
     used = [False] * len(lines)
     out: list[tuple[str, str]] = []
     for a, b, typ, title in _admonitions(scan):
-        body_lines = [_QUOTE.sub("", lines[k]) for k in range(a + 1, b) if not scan.in_fence[k]]
+        body_lines = [
+            _QUOTE.sub("", lines[k])
+            for k in range(a + 1, b)
+            if not scan.in_fence[k] and not _BLOCK_END.match(lines[k])
+        ]
         body = _collapse(" ".join([title, *body_lines]))
         for k in range(a, b):
             used[k] = True

@@ -1,0 +1,228 @@
+"""Tests for ``docorbit_assets.lib.extract`` (examples, links, symbols, pitfalls, endpoints).
+
+Real-data checks use the shared httpx, pydantic and fastapi doc sets (``real_doc_sets`` in
+``conftest.py``); small inline pages pin the rules, including what must *not* be extracted.
+"""
+
+from __future__ import annotations
+
+import pyarrow as pa
+
+from docorbit_assets.lib.extract import (
+    extract_endpoints,
+    extract_examples,
+    extract_links,
+    extract_pitfalls,
+    extract_symbols,
+)
+from docorbit_assets.lib.normalize import normalize_markdown
+from docorbit_assets.lib.slice import slice_pages
+from docorbit_serve.registry import SourceConfig
+from docorbit_serve.schemas import SCHEMAS
+
+CFG = SourceConfig(name="ex", kind="web", location="https://docs.example.com/", library="ex")
+
+
+def _tables(*docs: tuple[str, str]) -> tuple[pa.Table, pa.Table]:
+    rows = [
+        normalize_markdown(
+            cfg=CFG,
+            path=path,
+            url=f"https://docs.example.com/{path}",
+            text=text,
+            fetched_at="t",
+            raw_bytes=len(text),
+        )
+        for path, text in docs
+    ]
+    pages = pa.Table.from_pylist(rows, schema=SCHEMAS["pages"])
+    return pages, slice_pages(pages)
+
+
+def _by_path(table: pa.Table, path: str) -> list[dict]:
+    return [r for r in table.to_pylist() if r["path"] == path]
+
+
+# --- examples --------------------------------------------------------------------------------
+
+
+def test_examples_are_the_non_empty_code_blocks_of_chunks_with_stable_sorted_ids(real_doc_sets):
+    ds = real_doc_sets["httpx"]
+    examples = extract_examples(ds.chunks)
+    assert examples.schema.equals(SCHEMAS["examples"])
+    blocks = sum(1 for c in ds.chunks.to_pylist() for b in c["code_blocks"] if b["code"].strip())
+    assert examples.num_rows == blocks > 100
+    ids = examples.column("id").to_pylist()
+    assert ids == sorted(ids) and len(set(ids)) == len(ids)
+    chunks = {c["id"]: c for c in ds.chunks.to_pylist()}
+    for e in examples.to_pylist():
+        chunk = chunks[e["chunk_id"]]
+        assert (e["heading"], e["anchor"], e["path"]) == (
+            chunk["heading"],
+            chunk["anchor"],
+            chunk["path"],
+        )
+        assert e["tokens"] > 0
+    assert extract_examples(ds.chunks).equals(examples)
+
+
+# --- links -----------------------------------------------------------------------------------
+
+
+def test_links_point_at_pages_of_the_same_source_and_sit_in_their_chunk(real_doc_sets):
+    ds = real_doc_sets["httpx"]
+    links = extract_links(ds.pages, ds.chunks)
+    assert links.schema.equals(SCHEMAS["links"])
+    page_ids = {p["path"]: p["id"] for p in ds.pages.to_pylist()}
+    from_index = _by_path_links(links, page_ids["index.md"])
+    assert page_ids["quickstart.md"] in {x["target_page_id"] for x in from_index}
+    chunks = {c["id"]: c for c in ds.chunks.to_pylist()}
+    for link in links.to_pylist():
+        assert link["chunk_id"] in chunks
+        assert chunks[link["chunk_id"]]["page_id"] == link["page_id"]
+        if link["is_external"]:
+            assert link["target_page_id"] == ""
+            assert link["url"].startswith(("http://", "https://", "mailto:"))
+
+
+def _by_path_links(links: pa.Table, page_id: str) -> list[dict]:
+    return [x for x in links.to_pylist() if x["page_id"] == page_id]
+
+
+def test_links_resolve_directory_and_extensionless_urls_to_pages():
+    pages, chunks = _tables(
+        ("guide/a.md", "# A\n\n[b](b.md#x) [c dir](c/) [gone](missing.md) [ext](https://x.org)\n"),
+        ("guide/b.md", "# B\n"),
+        ("guide/c/index.md", "# C\n"),
+    )
+    ids = {p["path"]: p["id"] for p in pages.to_pylist()}
+    got = {x["text"]: x["target_page_id"] for x in extract_links(pages, chunks).to_pylist()}
+    assert got == {"b": ids["guide/b.md"], "c dir": ids["guide/c/index.md"], "gone": "", "ext": ""}
+
+
+# --- symbols ---------------------------------------------------------------------------------
+
+
+def test_symbols_come_from_mkautodoc_and_mkdocstrings_directives(real_doc_sets):
+    httpx_syms = extract_symbols(real_doc_sets["httpx"].pages, real_doc_sets["httpx"].chunks)
+    assert httpx_syms.schema.equals(SCHEMAS["symbols"])
+    api = {s["qualname"]: s for s in httpx_syms.to_pylist() if s["path"] == "api.md"}
+    assert {"httpx.Client", "httpx.AsyncClient", "httpx.request"} <= set(api)
+    assert api["httpx.Client"]["name"] == "Client"
+    assert api["httpx.Client"]["kind"] == "unknown"
+    pyd = real_doc_sets["pydantic"]
+    pyd_syms = extract_symbols(pyd.pages, pyd.chunks).to_pylist()
+    api_pages = {s["path"] for s in pyd_syms if s["path"].startswith("api/")}
+    assert len(api_pages) >= 30
+    assert "pydantic.BaseModel" in {s["qualname"] for s in pyd_syms}
+
+
+def test_symbols_never_invented_every_name_occurs_in_its_chunk(real_doc_sets):
+    for ds in real_doc_sets.values():
+        chunks = {c["id"]: c["text"] for c in ds.chunks.to_pylist()}
+        syms = extract_symbols(ds.pages, ds.chunks)
+        ids = syms.column("id").to_pylist()
+        assert ids == sorted(ids) and len(set(ids)) == len(ids)
+        for s in syms.to_pylist():
+            text = chunks[s["chunk_id"]]
+            assert s["qualname"].split(".")[-1] in text, s
+            assert s["kind"] in {"class", "function", "method", "unknown"}
+
+
+def test_symbols_from_identifier_headings_and_clean_python_definitions_only():
+    text = (
+        "# Reference\n\n## `Client.get()`\n\n## httpx.AsyncClient\n\n## Installation\n\n"
+        "## `model_config`\n\n## Using `Field` in models\n\n## Example\n\n"
+        "```python\nclass User(BaseModel):\n    name: str\n\n    def greet(self) -> str:\n"
+        "        def inner():\n            pass\n        return 'hi'\n\n"
+        "async def fetch(url: str,\n                timeout: float = 5.0) -> bytes:  # doc\n"
+        "    ...\n```\n\n```pycon\n>>> def nope(): pass\n```\n\n"
+        "```text\ndef not_python():\n```\n"
+    )
+    pages, chunks = _tables(("ref.md", text))
+    got = sorted(
+        (s["qualname"], s["kind"], s["signature"])
+        for s in extract_symbols(pages, chunks).to_pylist()
+    )
+    assert got == [
+        ("Client.get", "method", "Client.get()"),
+        ("User", "class", "class User(BaseModel)"),
+        ("User.greet", "method", "def greet(self) -> str"),
+        ("fetch", "function", "async def fetch(url: str, timeout: float = 5.0) -> bytes"),
+        ("httpx.AsyncClient", "unknown", ""),
+        ("model_config", "unknown", ""),
+    ]
+
+
+# --- pitfalls --------------------------------------------------------------------------------
+
+
+def test_pitfalls_find_real_deprecations_in_fastapi_release_notes(real_doc_sets):
+    ds = real_doc_sets["fastapi"]
+    pitfalls = extract_pitfalls(ds.chunks)
+    assert pitfalls.schema.equals(SCHEMAS["pitfalls"])
+    notes = _by_path(pitfalls, "release-notes.md")
+    deprecations = [p for p in notes if p["kind"] == "deprecation"]
+    assert len(deprecations) >= 10
+    orjson = [p for p in deprecations if "ORJSONResponse" in p["text"]]
+    assert orjson and orjson[0]["symbol"] == "ORJSONResponse"
+    # "deprecation warning" noise is not a deprecation of anything
+    assert not [p for p in notes if "deprecation warnings in internal script" in p["text"]]
+    ids = pitfalls.column("id").to_pylist()
+    assert ids == sorted(ids) and len(set(ids)) == len(ids)
+
+
+def test_pitfalls_find_the_httpx_data_argument_deprecation(real_doc_sets):
+    ds = real_doc_sets["httpx"]
+    pitfalls = extract_pitfalls(ds.chunks).to_pylist()
+    compat = [p for p in pitfalls if p["path"] == "compatibility.md"]
+    assert [(p["kind"], p["symbol"]) for p in compat] == [("deprecation", "data")]
+    # "added, changed, deprecated or removed features" in the contributing guide is not one
+    assert not [p for p in pitfalls if p["path"] == "contributing.md" and p["kind"] != "warning"]
+
+
+def test_pitfalls_are_conservative_on_small_inputs():
+    text = (
+        "# Page\n\n"
+        "Pass `deprecated=True` to mark the operation.\n\n"
+        "The `parse_obj` method is deprecated; use `model_validate` instead.\n\n"
+        "* Removed in version 2: the `copy_on_model_validation` setting.\n"
+        "* Fixed a typo.\n\n"
+        "This is a breaking change for plugins.\n\n"
+        "The item is removed from the list when you pop it.\n\n"
+        "!!! warning\n    Never share the client between event loops.\n\n"
+        "!!! note\n    Just a note.\n\n"
+        "/// danger | Careful\n\nSecrets end up in logs.\n\n///\n\n"
+        "> [!CAUTION]\n> Tokens expire after an hour.\n\n"
+        "```python\n# this API is deprecated\n```\n"
+    )
+    pages, chunks = _tables(("p.md", text))
+    got = [(p["kind"], p["symbol"], p["text"]) for p in extract_pitfalls(chunks).to_pylist()]
+    assert sorted(got) == sorted(
+        [
+            (
+                "deprecation",
+                "parse_obj",
+                "The `parse_obj` method is deprecated; use `model_validate` instead.",
+            ),
+            (
+                "removal",
+                "copy_on_model_validation",
+                "Removed in version 2: the `copy_on_model_validation` setting.",
+            ),
+            ("breaking_change", "", "This is a breaking change for plugins."),
+            ("warning", "", "Never share the client between event loops."),
+            ("warning", "", "Careful Secrets end up in logs."),
+            ("warning", "", "Tokens expire after an hour."),
+        ]
+    )
+
+
+# --- endpoints -------------------------------------------------------------------------------
+
+
+def test_endpoints_are_empty_until_openapi_parsing_lands(real_doc_sets):
+    ds = real_doc_sets["httpx"]
+    endpoints = extract_endpoints(ds.cfg, ds.fetches)
+    assert endpoints.num_rows == 0
+    assert endpoints.schema.equals(SCHEMAS["endpoints"])
