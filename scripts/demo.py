@@ -170,7 +170,7 @@ def main() -> int:
     say(f"home           {home}")
     tables = home / "tables"
     if tables.is_dir():
-        names = sorted(p.name for p in tables.iterdir() if p.is_dir())
+        names = sorted(p.name for p in tables.iterdir() if p.is_dir() and p.name[0] != ".")
         say(f"tables         {tables}/<table>/source=<name>/snapshot=<id>/part-0.parquet")
         say(f"               {', '.join(names)}")
     published = home / "published.json"
@@ -185,8 +185,10 @@ def main() -> int:
     say("\n== next ==")
     say("Dagster UI (the asset graph, runs, checks):")
     say(
-        f"  DOCORBIT_HOME={home} DAGSTER_HOME={home / 'dagster'} {VENV_BIN / 'dagster'} dev -w {REPO / 'workspace.yaml'}"
+        f"  cd {REPO} && DOCORBIT_PROJECT={project} DAGSTER_HOME={home / 'dagster'} "
+        f"{VENV_BIN / 'dagster'} dev -w workspace.yaml -h 127.0.0.1 -p 3000"
     )
+    say("  then open http://127.0.0.1:3000 (one asset group per stage, one partition per source)")
     say("MCP server for agents (stdio):")
     say(f"  {DOCORBIT} --project {project} mcp")
     say("Search from the shell:")
