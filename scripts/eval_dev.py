@@ -68,10 +68,13 @@ def source_tables(cfg: SourceConfig, root: Path) -> dict[str, pa.Table]:
     return tables
 
 
-def build_dev_home(home_dir: Path, data: Path) -> Home:
+def build_dev_home(
+    home_dir: Path, data: Path, libraries: tuple[str, ...] = tuple(DOC_SETS)
+) -> Home:
     home = Home(home_dir.resolve(), home_dir.resolve())
     entries = {}
-    for lib, rel in DOC_SETS.items():
+    for lib in libraries:
+        rel = DOC_SETS[lib]
         cfg = SourceConfig(name=lib, kind="local", location=str(data / rel), library=lib)
         t0 = time.perf_counter()
         tables = source_tables(cfg, home.project_root)

@@ -50,7 +50,7 @@ STOPWORDS = frozenset(
     now of off on once one only or other ought our ours ourselves out over own please same
     she should so some still such than that the their theirs them themselves then there these
     they this those through thus to too under until up upon us very via want was way we
-    were what when where whether which while who whom whose why will with within would yet
+    were what when where whether which while who whom whose why will with within would yet how
     you your yours yourself yourselves instead like using use used uses tell anyway""".split()  # noqa: SIM905
 )
 
