@@ -140,8 +140,12 @@ def extract_links(
         text = html.decode(charset or "utf-8", "replace")
     except LookupError:
         text = html.decode("utf-8", "replace")
-    parser.feed(text)
-    parser.close()
+    for i in range(0, len(text), 65536):  # fed in pieces so a link flood stops early
+        parser.feed(text[i : i + 65536])
+        if parser.truncated:
+            break
+    else:
+        parser.close()
     return parser.links, parser.base, parser.truncated
 
 

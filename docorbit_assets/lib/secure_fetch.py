@@ -216,8 +216,9 @@ def _bounded(timeout: float | None, exc: type[Exception]) -> float | None:
 class _DeadlineStream(httpcore.NetworkStream):
     """Every socket operation bounded by the time left before the request's deadline."""
 
-    def __init__(self, inner: httpcore.NetworkStream) -> None:
+    def __init__(self, inner: httpcore.NetworkStream, address: str) -> None:
         self._inner = inner
+        self.address = address  # the checked address that was dialled
 
     def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
         return self._inner.read(max_bytes, _bounded(timeout, httpcore.ReadTimeout))
@@ -232,7 +233,7 @@ class _DeadlineStream(httpcore.NetworkStream):
         self, ssl_context: Any, server_hostname: str | None = None, timeout: float | None = None
     ) -> httpcore.NetworkStream:
         t = _bounded(timeout, httpcore.ConnectTimeout)
-        return _DeadlineStream(self._inner.start_tls(ssl_context, server_hostname, t))
+        return _DeadlineStream(self._inner.start_tls(ssl_context, server_hostname, t), self.address)
 
     def get_extra_info(self, info: str) -> Any:
         return self._inner.get_extra_info(info)
@@ -266,7 +267,7 @@ class _PinnedBackend(httpcore.NetworkBackend):
             except httpcore.ConnectError as e:
                 last = e
                 continue
-            return _DeadlineStream(stream)
+            return _DeadlineStream(stream, str(ip))
         raise last or httpcore.ConnectError(f"no address for {host}")
 
     def connect_unix_socket(self, *args: Any, **kwargs: Any) -> httpcore.NetworkStream:
@@ -641,8 +642,7 @@ class SecureFetcher:
     ) -> _Response:
         headers = [(k.decode("latin-1").lower(), v.decode("latin-1")) for k, v in r.headers]
         stream = r.extensions.get("network_stream")
-        peer = stream.get_extra_info("server_addr") if stream is not None else None
-        address = str(peer[0]) if peer else None
+        address = stream.address if isinstance(stream, _DeadlineStream) else None
         if r.status in _REDIRECTS or r.status == 304 or r.status < 200:
             return _Response(r.status, headers, b"", 0, False, address)
         codings = [
