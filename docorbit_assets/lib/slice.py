@@ -144,11 +144,18 @@ _LIST_ITEM = re.compile(r"^(?:[*+-]|\d{1,9}[.)])[ \t]")
 def _split_block(scan: Scan, a: int, b: int) -> list[tuple[int, int]]:
     """A block over ``PART_TOKENS`` cut before its top-level list items (outside fences)."""
     lines = scan.lines
-    if b - a < 2 or count_tokens("\n".join(lines[a:b])) <= PART_TOKENS:
+    block = "\n".join(lines[a:b])
+    if b - a < 2 or _at_most(block, PART_TOKENS):
         return [(a, b)]
     cuts = [i for i in range(a + 1, b) if not scan.in_fence[i] and _LIST_ITEM.match(lines[i])]
     bounds = [a, *cuts, b]
     return [(x, y) for x, y in zip(bounds, bounds[1:], strict=False) if y > x]
+
+
+def _at_most(text: str, limit: int) -> bool:
+    """``count_tokens(text) <= limit``, skipping the count when the UTF-8 size settles it
+    (every cl100k token covers at least one byte)."""
+    return len(text.encode("utf-8")) <= limit or count_tokens(text) <= limit
 
 
 def _trim(lines: list[str], a: int, b: int) -> int:
@@ -167,7 +174,8 @@ def _parts(scan: Scan, sec: _Section) -> list[tuple[int, int]]:
             start += 1
     else:
         start = sec.start
-    if count_tokens("\n".join(lines[start:end])) <= SPLIT_ABOVE_TOKENS:
+    whole = "\n".join(lines[start:end])
+    if _at_most(whole, SPLIT_ABOVE_TOKENS):
         return [(start, end)]
     # Blocks: runs of lines ending at a blank line outside fences.
     blocks: list[tuple[int, int]] = []
