@@ -10,7 +10,8 @@ Contract:
 - Scope: same origin as the start URL and a path under the start URL's folder. Every URL found
   in content passes ``netpolicy.check_url`` BEFORE it is queued; refusals are recorded in
   ``skipped`` with their reason (e.g. ``loopback``, ``scheme``), out-of-scope links as
-  ``out_of_scope``, static assets as ``not_a_page``. Nothing is dropped silently.
+  ``out_of_scope``, static assets as ``not_a_page``, a redirect onto a page already collected
+  as ``duplicate``. Nothing is dropped silently.
 - A refused start URL raises ``BlockedURL`` (the whole crawl is refused). Any later failure is
   recorded on its page (``error_code``) and the crawl goes on.
 - ``complete`` is False when a limit stopped the crawl; ``limits_hit`` says which
@@ -178,6 +179,7 @@ def crawl(
     origin = start.origin
 
     seen: set[str] = {_strip_fragment(start.url)}
+    collected: set[str] = set()  # final URLs of the pages kept
     skipped: dict[tuple[str, str], Skipped] = {}
     pages: list[CrawledPage] = []
     hit: set[str] = set()
@@ -218,6 +220,11 @@ def crawl(
                         CrawledPage(url, url, depth, None, "", b"", False, out.code, reason)
                     )
                     continue
+                if out.final_url in collected:  # a redirect to a page we already have
+                    skipped[(url, "duplicate")] = Skipped(url, "duplicate", out.final_url)
+                    continue
+                collected.add(out.final_url)
+                seen.add(out.final_url)
                 total += len(out.body)
                 links: list[str] = []
                 if out.content_type in _HTML_TYPES and out.status == 200:
