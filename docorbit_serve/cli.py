@@ -33,7 +33,7 @@ from typing import Any
 import click
 
 from docorbit_serve import render
-from docorbit_serve.errors import DocOrbitError, InputError, UsageError
+from docorbit_serve.errors import DocOrbitError, IngestError, InputError, UsageError
 from docorbit_serve.home import Home, resolve_home
 from docorbit_serve.registry import KINDS, Registry, SourceConfig, load_registry, save_registry
 
@@ -339,27 +339,38 @@ def ingest(state: _State, source: str | None) -> None:
         )
     from docorbit_assets.ingest import run_ingest  # the one hand-over to the pipeline
 
-    def progress(*args: Any, **kwargs: Any) -> None:
-        msg = " ".join(str(a) for a in args)
-        if kwargs:
-            msg += " " + json.dumps(kwargs, sort_keys=True, default=str)
-        _info(msg)
-
-    result = run_ingest(home, sources=[source] if source else None, progress=progress)
-    _emit(state, result, _ingest_text(result))
+    report = run_ingest(home, sources=[source] if source else None, progress=_info)
+    if not report.get("ok"):
+        raise IngestError(_ingest_failure(report), detail=report)
+    _emit(state, report, _ingest_text(report))
 
 
-def _ingest_text(result: Any) -> str:
-    if not isinstance(result, dict):
-        return str(result)
-    lines = []
-    for key in ("publish_id", "published", "status"):
-        if key in result:
-            lines.append(f"{key}: {result[key]}")
-    for key in ("sources", "failed"):
-        if isinstance(result.get(key), dict | list):
-            lines.append(f"{key}: {json.dumps(result[key], sort_keys=True, default=str)}")
-    return "\n".join(lines) or json.dumps(result, sort_keys=True, default=str)
+def _ingest_failure(report: dict[str, Any]) -> str:
+    failed = [
+        f"{name}: {(e.get('error') or {}).get('message', 'failed')}"
+        for name, e in sorted((report.get("sources") or {}).items())
+        if e.get("status") != "ok"
+    ]
+    pub = report.get("publish") or {}
+    if pub.get("status") == "failed":
+        failed.append(f"publish: {(pub.get('error') or {}).get('message', 'failed')}")
+    served = (
+        f"published {report.get('publish_id')} without the failed sources"
+        if report.get("published")
+        else "the previous publication (if any) is still served"
+    )
+    return "ingest failed: " + "; ".join(failed or ["see detail"]) + f" ({served})"
+
+
+def _ingest_text(report: dict[str, Any]) -> str:
+    lines = [f"published {report.get('publish_id')}"]
+    for name, e in sorted((report.get("sources") or {}).items()):
+        rows = e.get("rows") or {}
+        lines.append(
+            f"  {name}: snapshot {e.get('snapshot')} · {rows.get('pages', 0)} pages · "
+            f"{rows.get('chunks', 0)} chunks · {e.get('seconds', 0):.1f} s"
+        )
+    return "\n".join(lines)
 
 
 # --------------------------------------------------------------------------- reading

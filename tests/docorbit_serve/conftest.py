@@ -8,6 +8,7 @@ Tests must not change it; a test that publishes again builds its own home (``hom
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from collections.abc import Iterator
@@ -38,10 +39,12 @@ def httpx_source(name: str = "httpx") -> SourceConfig:
     )
 
 
-def ingest(home: Home) -> dict:
+def ingest(home: Home, sources: list[str] | None = None) -> dict:
     from docorbit_assets.ingest import run_ingest
 
-    return run_ingest(home)
+    report = run_ingest(home, sources=sources)
+    assert report["ok"], report
+    return report
 
 
 @pytest.fixture(scope="session")
@@ -64,15 +67,24 @@ def home_factory():
 
 @pytest.fixture(scope="session")
 def ingest_home():
-    """``ingest_home(home) -> dict``: run the real pipeline on ``home`` and publish."""
+    """``ingest_home(home, sources=None) -> dict``: run the real pipeline on ``home``, publish."""
     return ingest
 
 
 @pytest.fixture(scope="session")
 def published_home(tmp_path_factory: pytest.TempPathFactory) -> Home:
+    """Built through the CLI's ``ingest`` command (in-process), which hands over to run_ingest."""
+    from click.testing import CliRunner
+
+    from docorbit_serve.cli import cli
+
     assert HTTPX_DOCS.is_dir(), f"shared test data missing: {HTTPX_DOCS}"
     home = make_home(tmp_path_factory.mktemp("published"), httpx_source())
-    ingest(home)
+    r = CliRunner().invoke(cli, ["--home", str(home.path), "ingest", "--json"])
+    assert r.exit_code == 0, (r.stdout, r.stderr)
+    report = json.loads(r.stdout)  # stdout is the report alone; progress went to stderr
+    assert report["ok"] and report["sources"]["httpx"]["status"] == "ok"
+    assert "httpx" in r.stderr
     assert home.published_path.is_file()
     return home
 

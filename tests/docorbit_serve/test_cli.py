@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import tomllib
 from pathlib import Path
 
@@ -21,11 +22,13 @@ def _json(result) -> dict:
 
 
 @pytest.fixture
-def project(tmp_path: Path, clean_env) -> Path:
+def project(tmp_path: Path, clean_env, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A project folder, also the working directory (relative paths resolve against it)."""
     root = tmp_path / "proj"
     root.mkdir()
     (root / "docs").mkdir()
     (root / "docs" / "index.md").write_text("# Hello\n", encoding="utf-8")
+    monkeypatch.chdir(root)
     return root
 
 
@@ -80,7 +83,15 @@ def test_add_infers_web_kind_for_urls_and_keeps_allowed_hosts(project):
 
 def test_add_default_name_includes_the_version(project):
     run("-p", str(project), "add", "docs", "--library", "lib", "--version", "2")
-    assert _toml(project)["sources"][0]["name"] == "lib-2"
+    (src,) = _toml(project)["sources"]
+    assert src["name"] == "lib-2" and src["location"] == "docs"
+
+
+def test_add_resolves_a_relative_path_against_the_working_directory(project):
+    (project / "docs" / "sub").mkdir()
+    os.chdir(project / "docs")
+    run("-p", str(project), "add", "sub", "--library", "sub")
+    assert _toml(project)["sources"][0]["location"] == "docs/sub"
 
 
 def test_add_of_a_missing_folder_is_bad_input_exit_7(project):
@@ -256,3 +267,16 @@ def test_list_shows_the_published_snapshot(published_home):
     manifest = json.loads(published_home.published_path.read_text())
     assert src["published"] is True
     assert src["snapshot"] == manifest["sources"]["httpx"]["snapshot"]
+
+
+def test_a_failed_ingest_exits_8_with_the_report_in_the_error(project):
+    gone = project / "gone"
+    gone.mkdir()
+    run("-p", str(project), "add", "gone", "--library", "gone")
+    gone.rmdir()
+    r = run("-p", str(project), "ingest", "--json")
+    assert r.exit_code == 8, r.output
+    err = _json(r)["error"]
+    assert err["code"] == "ingest_failed" and err["message"].startswith("ingest failed: gone:")
+    assert err["detail"]["sources"]["gone"]["status"] == "failed"
+    assert not (project / ".docorbit" / "published.json").exists()

@@ -156,7 +156,7 @@ def test_a_new_publication_is_served_without_restart(
         reg = load_registry(home.config_path)
         reg.add(SourceConfig(name="notes", kind="local", location="notes", library="notes"))
         save_registry(reg)
-        await anyio.to_thread.run_sync(ingest_home, home)
+        await anyio.to_thread.run_sync(ingest_home, home, ["notes"])
         out["after"] = await client.call_tool("list_sources", {})
         out["hit"] = await client.call_tool("search_docs", {"query": "retries", "library": "notes"})
 
