@@ -280,3 +280,11 @@ def test_a_failed_ingest_exits_8_with_the_report_in_the_error(project):
     assert err["code"] == "ingest_failed" and err["message"].startswith("ingest failed: gone:")
     assert err["detail"]["sources"]["gone"]["status"] == "failed"
     assert not (project / ".docorbit" / "published.json").exists()
+
+
+def test_docs_cli_page_names_every_command_and_exit_code():
+    page = (Path(__file__).resolve().parents[2] / "docs" / "cli.md").read_text(encoding="utf-8")
+    for name in cli.commands:
+        assert f"| `{name}" in page, name
+    for code, meaning in EXIT_CODES.items():
+        assert f"| {code} | {meaning} |" in page
