@@ -1,0 +1,772 @@
+"""Prompt-injection annotations for fetched documentation. Text is never modified.
+
+Contract: ``annotate(text, html=None)`` returns a sorted list of
+``{"type", "severity", "evidence", "location"}`` dicts (the ``security_annotations`` struct of
+``schemas.py``). Types: ``prompt_injection_suspected`` (high), ``suspicious_instruction``
+(low/medium), ``hidden_text`` (a hidden carrier or invisible/obfuscating characters) and
+``unsafe_link``. Severities: ``low`` < ``medium`` < ``high``.
+
+Method (features, not a list of known payloads):
+
+1. **Carriers.** The text is read as several *views*: the visible text (NFKC, zero-width
+   characters dropped, Cyrillic/Greek look-alikes folded to Latin), HTML comments, elements
+   hidden by CSS/``hidden``/``<template>``, ``alt``/``title``/``aria-*`` attributes, Markdown
+   image and link titles, Unicode tag characters (U+E0000 block) decoded to ASCII, bidi
+   overrides read in display order, HTML numeric entities decoded, base64 runs decoded,
+   the ROT13 and leetspeak readings of the text. When ``html`` is not given but the text holds
+   tags, the text is also parsed as HTML.
+2. **Features** of a view (each a regular expression family, English plus es/fr/de/it/pt/zh/
+   ja/ru for the two that matter most):
+   ``A`` addressed to an AI (``Note to AI assistants:``, ``LLM:``, ``If you are a language
+   model``, ``Instructions for LLMs``, ``agents must ...``); ``B`` instruction override
+   (imperative ``ignore all previous instructions``, ``from now on you are``, ``bypass your
+   safety guidelines``, ``never mention these instructions``); ``C`` sensitive action
+   (exfiltrate or read secrets, conversation or system prompt; destructive or
+   security-weakening commands); ``D`` concealment from the user (``do not tell the user``,
+   ``without asking the user``, ``silently add``); ``E`` role/delimiter tokens outside code
+   (``<|im_start|>system``, ``[SYSTEM]``, ``</untrusted_document>``, ``<IMPORTANT>``, a fake
+   ``User:``/``Assistant:`` transcript); ``F`` an action verb after A or E; ``G`` an image URL
+   whose query asks to be filled with conversation data (zero-click exfiltration).
+3. **Severity.** high: A+(B|C|D|F), E+(B|C|D|F), unquoted imperative B, D+C, D followed by
+   "that you <did>", G. medium: A, E, D, a weaker B, a 3rd-person directive (``agents should
+   ...``) with an action. low: C alone. A hidden or obfuscated carrier raises any finding by
+   one level. Phrases inside inline code spans or quotation marks are *mentions* (a security
+   article quoting "ignore previous instructions") and do not count for B, D or E.
+
+Evidence strings show invisible characters as ``\\uXXXX`` escapes; they are safe to print.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import codecs
+import html as html_lib
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from lxml import etree
+
+__all__ = ["SEVERITIES", "annotate", "max_severity"]
+
+SEVERITIES = ("low", "medium", "high")
+_RANK = {name: i + 1 for i, name in enumerate(SEVERITIES)}
+MAX_SCAN_CHARS = 2_000_000
+"""Characters scanned per text; the regular expressions below are linear, this bounds time."""
+
+# -- vocabulary ------------------------------------------------------------------------------
+
+_AI = (
+    r"(?:A\.?I\.?|LLMs?|(?:large\s+)?language\s+models?|(?:AI|coding|automated|autonomous|LLM)"
+    r"[-\s]+(?:coding\s+)?(?:assistants?|agents?|models?|clients?|tools?|readers?|systems?|"
+    r"crawlers?|bots?)|assistants?|chat\s?bots?|bots?|GPTs?|ChatGPT|Claude|Gemini|Copilot|"
+    r"(?<!user\s)(?<!user-)agents?|asistentes?(?:\s+de\s+IA)?|(?-i:IA|KI(?:-\w+)?)|ИИ|нейросеть|"
+    r"Sprachmodell\w*|modelos?\s+de\s+lenguaje|modèles?\s+de\s+langage|assistente\s+IA)"
+)
+_AI_CJK = (
+    r"(?:AI助手|人工智能|智能体|助手|大模型|语言模型|アシスタント|言語モデル|어시스턴트|인공지능)"
+)
+_VERBS = (
+    r"(?:ignore|disregard|forget|override|bypass|stop|output|print|reply|respond|answer|say|tell|"
+    r"call|run|execute|invoke|add|install|append|insert|render|include|forward|send|upload|post|"
+    r"e-?mail|transmit|exfiltrate|leak|share|delete|remove|erase|wipe|disable|turn\s+off|set|"
+    r"pass|read|cat|open|fetch|visit|download|repeat|reveal|summari[sz]e|treat|recommend|claim|"
+    r"write|approve|merge|push|apply|decode|follow|obey|remember|grant|modify|change|replace|"
+    r"use|fill|paste|copy|restart|click|navigate|transfer|pin|recommend|"
+    r"ignora|responde|envía|sube|ejecuta|olvida|ignoriere|führe|sende|lade|vergiss|ignorez|"
+    r"envoie|exécute|oublie)"
+)
+_SENSITIVE = (
+    r"(?:~/\.ssh|id_rsa|id_ed25519|~/\.aws|\.env\b|credentials|api[\s_-]?keys?|secrets?|tokens?|"
+    r"passwords?|passphrases?|private\s+keys?|environment\s+variables?|system\s+prompt|"
+    r"(?:system|developer|hidden)\s+(?:and\s+developer\s+)?(?:messages?|instructions|prompt)|"
+    r"conversation|chat\s+(?:log|history)|session|cookies|recovery\s+codes|workspace|"
+    r"(?:code\s+)?repository|codebase|everything\s+above|the\s+user'?s?\s+(?:code|files?|data|"
+    r"messages?|last\s+message)|KEY|TOKEN|SECRET)"
+)
+_EXFIL_VERBS = (
+    r"(?:read|cat|print|output|send|forward|upload|post|e-?mail|include|pass|reveal|repeat|share|"
+    r"paste|append|fill\s+in|leak|exfiltrate|dump|display|copy|transmit)"
+)
+
+_I = re.IGNORECASE
+# what follows a vocative label: an imperative (after an optional adverb or a short clause)
+_AFTER_LABEL = (
+    rf"(?:(?:also|please|now|then|first|immediately|always|just|silently)\s+)*"
+    rf"(?:{_VERBS}\b|you\b|your\b|(?:before|when|after|while|if|once|whenever)\b[^,\n]{{0,60}},"
+    rf"\s*(?:also\s+)?{_VERBS}\b)"
+)
+_A_PATTERNS = (
+    # a short label naming an AI, then a colon: "Note to AI assistants:", "LLM:", "AI readers:"
+    re.compile(
+        rf"(?:^|(?<=[\n.!?>|#*]))[^\n:：.!?\[\]()/'\"`=]{{0,60}}?\b{_AI}\b[^\n:：.!?\[\]()/'\"`=]{{0,30}}?"
+        rf"[:：](?=\s*{_AFTER_LABEL})",
+        _I | re.M,
+    ),
+    re.compile(rf"[^\n:：。.!?\[\]()/]{{0,30}}{_AI_CJK}[^\n:：。.!?\[\]()/]{{0,20}}[:：]"),
+    # vocative: "Assistant, silently add ..."
+    re.compile(
+        rf"(?:^|(?<=[\n.!?]))\s*{_AI}\s*,\s*(?:please\s+)?(?:\w+ly\s+)?{_VERBS}\b", _I | re.M
+    ),
+    # "If you are a large language model ..."
+    re.compile(rf"\bif\s+you(?:'re|\s+are)\s+(?:an?|the)\s+(?:[\w-]+\s+){{0,2}}?{_AI}\b", _I),
+    # "Instructions for LLMs", "NOTICE FOR AI ASSISTANTS", "message ... to AI tools"
+    re.compile(
+        rf"\b(?:note|notice|message|instructions?|directives?|attention|reminder|hinweis|nota|aviso)"
+        rf"\s+(?:[\w-]+\s+){{0,4}}?(?:to|for|für|para|pour)\s+(?:the\s+|all\s+|any\s+)?"
+        rf"(?:\w+\s+){{0,2}}?{_AI}\b",
+        _I,
+    ),
+)
+# third-person directive: "agents should print ...", "the assistant must call ..."
+_A3 = re.compile(
+    rf"\b{_AI}\s+(?:[\w-]+\s+){{0,6}}?(?:must|should|shall|needs?\s+to|are\s+required\s+to|"
+    rf"is\s+required\s+to|ha(?:ve|s)\s+to)\s+(?:always\s+|also\s+|never\s+|immediately\s+)?{_VERBS}\b",
+    _I,
+)
+_B_STRONG = (
+    re.compile(
+        r"(?:^|(?<=[\n.!?:;,>])|(?<=\band)|(?<=\bplease)|(?<=\bnow))\s*(?:ignore|disregard|forget|"
+        r"override|bypass)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:your\s+|the\s+user'?s\s+|(?:all\s+)?"
+        r"(?:previous|prior|above|earlier|preceding|former)\s+)(?:\w+\s+){0,2}?(?:instructions?|"
+        r"directives?|prompts?|rules|guidelines|guardrails|requests?|messages?|context)\b",
+        _I | re.M,
+    ),
+    re.compile(
+        r"\bfrom\s+(?:now|this\s+point)\s+on\b[^.\n]{0,40}\b(?:you\s+are|treat|act\s+as)\b", _I
+    ),
+    re.compile(
+        r"\byou\s+are\s+now\s+(?:in\s+\w+\s+mode|an?\s+(?:\w+\s+)?(?:assistant|agent|AI|model|bot))",
+        _I,
+    ),
+    re.compile(
+        r"\b(?:bypass|ignore|disable|override)\s+(?:your|all|any|the)\s+(?:\w+\s+)?(?:safety|content|security)\s+(?:guidelines|polic(?:y|ies)|filters?|rules|restrictions)",
+        _I,
+    ),
+    re.compile(r"\bno\s+content\s+polic(?:y|ies)\b|\bnever\s+refuses\b", _I),
+    re.compile(r"\b(?:higher|top)\s+priority\s+than\s+(?:the\s+)?(?:user|system|your)", _I),
+    re.compile(
+        r"\btreat\s+(?:this|the\s+following|these)\b[^.\n]{0,40}\bas\s+(?:trusted|higher|system|developer)",
+        _I,
+    ),
+    re.compile(
+        r"\b(?:never|do\s+not|don't)\s+(?:mention|reveal|disclose)\s+(?:these|this|the|my|your)\s+(?:instructions?|prompt|directives?)",
+        _I,
+    ),
+    # other languages: override verb + instruction noun
+    re.compile(
+        r"(?:ignora|ignore[zr]?|olvida|oublie[zr]?|ignoriere|vergiss|ignorieren|dimentica|esque[çc]a|"
+        r"игнорируй|забудь)\b[^.\n]{0,40}(?:instrucciones|instructions|consignes|Anweisungen|"
+        r"Instruktionen|istruzioni|instruções|инструкции|указания)",
+        _I,
+    ),
+    re.compile(r"(?:忽略|无视|忘记|忘掉|無視|무시)[^。\n]{0,20}(?:指令|指示|说明|提示|命令|지시)"),
+)
+_B_WEAK = re.compile(
+    r"(?:^|(?<=[\n.!?:;]))\s*(?:ignore|disregard|forget)\s+(?:the\s+)?(?:previous|prior|above)\s+"
+    r"(?:instructions?|steps?|directions?)\b",
+    _I | re.M,
+)
+_C_EXFIL = re.compile(rf"\b{_EXFIL_VERBS}\b[^.!?\n]{{0,80}}?{_SENSITIVE}", _I)
+_C_SEND_OUT = re.compile(
+    r"\b(?:send|forward|upload|post|e-?mail|transmit|exfiltrate)\b[^.!?\n]{0,80}?\bto\s+"
+    r"(?:https?://|[\w.+-]+@[\w-]+\.)",
+    _I,
+)
+_C_DANGER = re.compile(
+    r"rm\s+-rf\s+[~/]|chmod\s+-R\s+777\s+/|git\s+push\s+--force|\bDELETE\s+/\S+\s+for\s+every|"
+    r"\bdisable\s+(?:their\s+|the\s+|your\s+)?(?:antivirus|firewall|2FA|two-factor|security)|"
+    r"\bturn\s+off\s+certificate|verify\s*=\s*False|autoApprove|alias\s+sudo=|~/\.bashrc|"
+    r"os\.system\(|(?:curl|wget)\b[^|\n]{0,200}\|\s*(?:sudo\s+)?(?:ba|z)?sh\b|"
+    r"(?:\bre(?:qeu|uqe|qu)sts\b(?<!requests))",
+    _I,
+)
+_D = (
+    re.compile(
+        r"\b(?:do\s+not|don't|never|without)\s+(?:\w+\s+){0,2}?(?:tell|telling|mention|mentioning|"
+        r"inform|informing|ask|asking|notify|notifying|reveal|revealing|disclose|disclosing|alert|"
+        r"alerting)\b(?:\s+\w+){0,3}?\s+(?:the|this|your)\s+user\b",
+        _I,
+    ),
+    re.compile(rf"\bsilently\s+{_VERBS}\b", _I),
+    re.compile(r"\bwithout\s+(?:the\s+)?user'?s?\s+(?:consent|knowledge|approval|permission)", _I),
+)
+_D_YOU_DID = re.compile(r"\bthe\s+user\s+(?:that|about)\s+you\b|\bjust\s+say\b", _I)
+_E = (
+    re.compile(r"<\|(?:im_start|im_end|system|endoftext|start_header_id|end_header_id|eot_id)\|>"),
+    re.compile(r"\[(?:SYSTEM|INST|SYS)\b[^\]\n]{0,40}\]|<<SYS>>"),
+    re.compile(r"(?:^|(?<=[\n\"']))\s*SYSTEM\s*:", re.M),
+    re.compile(
+        r"</?(?:system|instructions?|untrusted[_-]?\w*|important|admin|developer|tool_call)>", _I
+    ),
+)
+_TRANSCRIPT = re.compile(r"^\s*(user|human|assistant|ai|system)\s*:", _I | re.M)
+_G = re.compile(
+    r"!\[[^\]\n]*\]\(\s*<?https?://[^)\s>]*[?&][\w-]+=[^)\s>]*(?:PASTE|USER|MESSAGE|CONVERSATION|"
+    r"CHAT|HISTORY|PROMPT|CONTEXT|SESSION|MEMORY)[^)\s>]*",
+)
+_G_LINK = re.compile(
+    r"https?://[^)\s>\"']*[?&][\w-]+=(?:[A-Z][A-Z0-9_]{5,}|\{[^}\s]+\})",
+)
+_UNSAFE_LINK_MD = re.compile(
+    r"\]\(\s*<?\s*((?:java\s*script|vbscript|data|file)\s*:[^)\s>]{0,200})", _I
+)
+_UNSAFE_SCHEME = re.compile(r"^(?:javascript|vbscript|data|file):", _I)
+
+# -- character classes -----------------------------------------------------------------------
+
+_ZERO_WIDTH = "\u200b\u200c\u200d\u2060\ufeff\u00ad\u180e"
+_BIDI_CONTROLS = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+_HOMOGLYPHS = str.maketrans(
+    "АВЕКМНОРСТУХаеорсухіјѕԁɡΑΒΕΖΗΙΚΜΝΟΡΤΥΧαοριυνѵⅰ",
+    "ABEKMHOPCTYXaeopcyxijsdgABEZHIKMNOPTYXaopiuvvi",
+)
+_LEET = str.maketrans("013457@$", "oieastas")
+_LEET_WORD = re.compile(r"\b(?=[\w'@$]*[A-Za-z])(?=[\w'@$]*[0-9@$])[\w'@$]{3,}\b")
+_TAG_RUN = re.compile("[\U000e0000-\U000e007f]+")
+_BIDI_RUN = re.compile(
+    "[\u202a\u202b\u202d\u202e\u2066\u2067\u2068]([^\u202c\u2069\n]*)[\u202c\u2069]?"
+)
+_ZW_IN_WORD = re.compile(f"[A-Za-z][{_ZERO_WIDTH}]+[A-Za-z]")
+_ENTITY_RUN = re.compile(r"(?:&#x?[0-9a-fA-F]{2,6};){3,}")
+_BASE64_RUN = re.compile(r"(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{24,}={0,2}(?![A-Za-z0-9+/=])")
+_CODE_SPAN = re.compile(r"(`+)[^`\n]*?\1")
+_QUOTED = re.compile(r"\"[^\"\n]{1,200}\"|“[^”\n]{1,200}”|(?<!\w)'[^'\n]{1,120}'(?!\w)")
+_MD_TITLE = re.compile(r"!?\[([^\]\n]*)\]\(\s*<?[^)\s>]*>?\s+\"([^\"\n]+)\"\s*\)")
+_COMMENT = re.compile(r"<!--(.*?)(?:-->|$)", re.S)
+_TAGGY = re.compile(r"<[A-Za-z!/][^>]{0,2000}>")
+_HIDDEN_STYLE = re.compile(
+    r"display\s*:\s*none|visibility\s*:\s*hidden|opacity\s*:\s*0(?:\.0+)?\s*(?:;|$)|"
+    r"font-size\s*:\s*[0-2](?:\.\d+)?px|(?:left|top|text-indent)\s*:\s*-\d{3,}",
+    _I,
+)
+_HIDDEN_ATTRS = (
+    "alt",
+    "title",
+    "aria-label",
+    "aria-description",
+    "placeholder",
+    "data-instructions",
+)
+
+
+@dataclass(frozen=True)
+class _View:
+    text: str
+    location: str
+    carrier: str  # "" for the visible text
+    hidden: bool
+
+
+def annotate(text: str, *, html: str | None = None) -> list[dict[str, str]]:
+    """Security annotations for ``text`` (and the page ``html`` it came from, if any)."""
+    text = text[:MAX_SCAN_CHARS]
+    found: list[dict[str, str]] = []
+    found.extend(_character_findings(text))
+    views = list(_text_views(text))
+    markup = html if html is not None else (text if _TAGGY.search(text) else None)
+    if markup:
+        views.extend(_html_views(markup[:MAX_SCAN_CHARS], page=html is not None))
+        found.extend(_unsafe_html_links(markup[:MAX_SCAN_CHARS]))
+    found.extend(_unsafe_md_links(text))
+    plain_rank = _assess(views[0].text)[0]
+    for view in views:
+        if view.carrier in ("rot13", "leetspeak") and (
+            not _any(view.text.lower(), _GATE_B) or _assess(view.text)[0] <= plain_rank
+        ):
+            continue  # a re-reading only matters when it says more than the plain text
+        found.extend(_assess_view(view))
+    return _dedupe(found)
+
+
+def max_severity(annotations: list[dict[str, str]]) -> str:
+    """The highest severity in ``annotations`` ("" when there are none)."""
+    ranks = [_RANK.get(a.get("severity", ""), 0) for a in annotations]
+    return SEVERITIES[max(ranks) - 1] if ranks and max(ranks) else ""
+
+
+# -- views -----------------------------------------------------------------------------------
+
+
+def _visible(text: str) -> str:
+    folded = "".join(ch for ch in text if ch not in _ZERO_WIDTH and ch not in _BIDI_CONTROLS)
+    folded = _TAG_RUN.sub("", folded)
+    return unicodedata.normalize("NFKC", folded).translate(_HOMOGLYPHS)
+
+
+def _text_views(text: str) -> list[_View]:
+    views = [_View(_visible(text), "text", "", False)]
+    for m in _TAG_RUN.finditer(text):
+        decoded = "".join(
+            chr(ord(c) - 0xE0000) for c in m.group() if 0x20 <= ord(c) - 0xE0000 < 0x7F
+        )
+        if decoded.strip():
+            views.append(
+                _View(decoded, f"text[{m.start()}:{m.end()}]", "unicode tag characters", True)
+            )
+    for m in _BIDI_RUN.finditer(text):
+        if m.group(0)[0] in "\u202e\u202b\u2067":  # right-to-left: shown reversed
+            views.append(
+                _View(m.group(1)[::-1], f"text[{m.start()}:{m.end()}]", "bidi override", True)
+            )
+    for m in _ENTITY_RUN.finditer(text):
+        start = max(0, m.start())
+        end = text.find("\n", m.end())
+        chunk = text[start : end if end != -1 else len(text)]
+        views.append(
+            _View(html_lib.unescape(chunk), f"text[{start}:{m.end()}]", "html entities", True)
+        )
+    for m in _BASE64_RUN.finditer(text):
+        decoded = _b64_text(m.group())
+        if decoded:
+            views.append(_View(decoded, f"text[{m.start()}:{m.end()}]", "base64", True))
+    for m in _MD_TITLE.finditer(text):
+        views.append(_View(m.group(2), f"text[{m.start()}:{m.end()}]", "markdown link title", True))
+    if not _TAGGY.search(text):  # with tags present the HTML parse finds the comments
+        for m in _COMMENT.finditer(text):
+            views.append(_View(m.group(1), f"text[{m.start()}:{m.end()}]", "html comment", True))
+    visible = views[0].text
+    views.append(_View(codecs.encode(visible, "rot13"), "text", "rot13", True))
+    if len(_LEET_WORD.findall(visible)) >= 3:
+        leet = _LEET_WORD.sub(lambda m: m.group().translate(_LEET), visible)
+        views.append(_View(leet, "text", "leetspeak", True))
+    return views
+
+
+def _b64_text(blob: str) -> str:
+    try:
+        raw = base64.b64decode(blob + "=" * (-len(blob) % 4), validate=True)
+        decoded = raw.decode("utf-8")
+    except (binascii.Error, ValueError):
+        return ""
+    printable = sum(ch.isprintable() for ch in decoded) / max(1, len(decoded))
+    return decoded if printable > 0.95 and len(decoded.split()) >= 3 else ""
+
+
+def _html_views(markup: str, *, page: bool = True) -> list[_View]:
+    parser = etree.HTMLParser(
+        encoding="utf-8", no_network=True, huge_tree=False, remove_comments=False
+    )
+    try:
+        root = etree.fromstring(markup.encode("utf-8", "replace"), parser=parser)
+    except (etree.ParserError, etree.XMLSyntaxError, ValueError):
+        return []
+    if root is None:
+        return []
+    views: list[_View] = []
+    for i, node in enumerate(root.iter(etree.Comment)):
+        views.append(_View(node.text or "", f"html comment #{i + 1}", "html comment", True))
+    for el in root.iter():
+        if not isinstance(el.tag, str):
+            continue
+        tag = el.tag.lower()
+        for attr in _HIDDEN_ATTRS:
+            value = el.get(attr)
+            if value and value.strip():
+                views.append(_View(value, f"html <{tag}> @{attr}", f"{attr} attribute", True))
+        reason = _hidden_reason(el)
+        if reason and (page or not reason.endswith("content")):  # prose mentioning <noscript>
+            content = " ".join(el.itertext())
+            if content.strip():
+                views.append(_View(content, f"html <{tag}> {reason}", reason, True))
+    return views
+
+
+def _hidden_reason(el: etree._Element) -> str:
+    tag = el.tag.lower()
+    if tag in ("template", "noscript"):
+        return f"<{tag}> content"
+    if el.get("hidden") is not None or (el.get("aria-hidden") or "").lower() == "true":
+        return "hidden attribute"
+    style = el.get("style") or ""
+    if _HIDDEN_STYLE.search(style):
+        return "css-hidden"
+    colors = dict(re.findall(r"(?<![-\w])(color|background(?:-color)?)\s*:\s*([^;]+)", style, _I))
+    fg, bg = colors.get("color"), colors.get("background") or colors.get("background-color")
+    if fg and bg and _norm_color(fg) == _norm_color(bg):
+        return "text colour equals background"
+    return ""
+
+
+def _norm_color(value: str) -> str:
+    v = value.strip().lower().replace(" ", "")
+    aliases = {"#fff": "#ffffff", "white": "#ffffff", "#000": "#000000", "black": "#000000"}
+    return aliases.get(v, v)
+
+
+# -- assessment ------------------------------------------------------------------------------
+
+
+def _mask(text: str, pattern: re.Pattern[str]) -> str:
+    return pattern.sub(lambda m: " " * len(m.group()), text)
+
+
+def _first(
+    patterns: tuple[re.Pattern[str], ...] | list[re.Pattern[str]], text: str
+) -> re.Match[str] | None:
+    hits = [m for p in patterns if (m := p.search(text))]
+    return min(hits, key=lambda m: m.start()) if hits else None
+
+
+_GATE_AI = re.compile(
+    r"ai\b|a\.i\.|llm|language model|assistant|agent|bots?\b|gpt|claude|gemini|copilot|asistente|"
+    r"\bki\b|ии|нейросеть|sprachmodell|modelo|modèle|assistente|助手|人工智能|智能体|模型|アシスタント|"
+    r"言語モデル|어시스턴트|인공지능",
+    _I,
+)
+_GATE_B = (
+    "ignor",
+    "disregard",
+    "forget",
+    "overrid",
+    "bypass",
+    "from now",
+    "from this point",
+    "you are now",
+    "content polic",
+    "never refuses",
+    "priority than",
+    "treat ",
+    "never mention",
+    "not mention",
+    "never reveal",
+    "not reveal",
+    "olvida",
+    "oublie",
+    "vergiss",
+    "dimentica",
+    "esque",
+    "игнор",
+    "забуд",
+    "忽略",
+    "无视",
+    "忘",
+    "無視",
+    "무시",
+)
+_GATE_C = (
+    "ssh",
+    "id_rsa",
+    "id_ed25519",
+    "aws",
+    ".env",
+    "credential",
+    "key",
+    "secret",
+    "token",
+    "passw",
+    "passphrase",
+    "environment variable",
+    "prompt",
+    "message",
+    "instruction",
+    "conversation",
+    "chat",
+    "session",
+    "cookie",
+    "recovery",
+    "workspace",
+    "repositor",
+    "codebase",
+    "everything above",
+    "user's",
+    "users'",
+)
+_GATE_SEND = ("send", "forward", "upload", "post", "mail", "transmit", "exfiltrate")
+_GATE_DANGER = (
+    "rm -rf",
+    "chmod",
+    "push --force",
+    "delete /",
+    "disable",
+    "turn off",
+    "verify",
+    "autoapprove",
+    "alias sudo",
+    "bashrc",
+    "os.system",
+    "curl",
+    "wget",
+    "reqeu",
+    "ruqe",
+)
+_GATE_D = ("do not", "don't", "never", "without", "silently", "just say")
+_GATE_E = (
+    "<|",
+    "[system",
+    "[inst",
+    "[sys",
+    "<<sys",
+    "system",
+    "</",
+    "<instruction",
+    "<important",
+    "<admin",
+    "<developer",
+    "<tool_call",
+    "<untrusted",
+)
+_GATE_MODAL = ("must", "should", "shall", "need", "required", "have to", "has to")
+_PARAGRAPH = re.compile(r"\n\s*\n")
+
+
+def _any(lower: str, needles: tuple[str, ...]) -> bool:
+    return any(n in lower for n in needles)
+
+
+def _paragraphs(text: str) -> list[tuple[int, str]]:
+    out, start = [], 0
+    for m in _PARAGRAPH.finditer(text):
+        out.append((start, text[start : m.start()]))
+        start = m.end()
+    out.append((start, text[start:]))
+    return [(offset, para) for offset, para in out if para.strip()]
+
+
+def _assess(text: str) -> tuple[int, re.Match[str] | None, str]:
+    """(severity rank 0-3, the strongest match, why) over the paragraphs of one view."""
+    best: tuple[int, re.Match[str] | None, str] = (0, None, "")
+    for _offset, para in _paragraphs(text):
+        found = _assess_paragraph(para)
+        if found[0] > best[0]:
+            best = found
+    return best
+
+
+def _assess_paragraph(text: str) -> tuple[int, re.Match[str] | None, str]:
+    """(severity rank 0-3, the strongest match, why) for one paragraph. Each feature's regular
+    expressions run only when one of its literal needles occurs (linear, cheap gates)."""
+    lower = text.lower()
+    has_ai = _GATE_AI.search(text) is not None
+    prose = _mask(_mask(text, _CODE_SPAN), _QUOTED)  # mentions do not count for B, D, E
+    a = _first(_A_PATTERNS, text) if has_ai else None
+    a3 = _A3.search(text) if has_ai and _any(lower, _GATE_MODAL) else None
+    gate_b = _any(lower, _GATE_B)
+    b = _first(_B_STRONG, prose) if gate_b else None
+    b_weak = _B_WEAK.search(prose) if gate_b else None
+    c_strong = _C_EXFIL.search(text) if _any(lower, _GATE_C) else None
+    if not c_strong and ("http" in lower or "@" in lower) and _any(lower, _GATE_SEND):
+        c_strong = _C_SEND_OUT.search(text)
+    c = c_strong or (_C_DANGER.search(text) if _any(lower, _GATE_DANGER) else None)
+    d = _first(_D, prose) if _any(lower, _GATE_D) else None
+    e = _first(_E, prose) if _any(lower, _GATE_E) else None
+    roles = {m.group(1).lower() for m in _TRANSCRIPT.finditer(prose)} if ":" in text else set()
+    transcript = len(roles) >= 2
+    g = _G.search(text) if "![" in text else None
+
+    def action_after(m: re.Match[str] | None) -> bool:
+        if m is None:
+            return False
+        tail = text[m.end() : m.end() + 250]
+        return re.search(rf"\b{_VERBS}\b|\byou\s+(?:must|should|need)", tail, _I) is not None
+
+    if g:
+        return 3, g, "image URL asks to be filled with conversation data"
+    if a and (b or c or d or action_after(a)):
+        return 3, a, "addressed to an AI with an instruction"
+    if e and (b or c_strong or d or action_after(e)):
+        return 3, e, "role/delimiter token with an instruction"
+    if transcript and (b or c):
+        return 3, _TRANSCRIPT.search(prose), "fake conversation with an instruction"
+    if b:
+        return 3, b, "instruction override"
+    if a3 and (c or d):
+        return 3, a3, "directive to AI agents with a sensitive action"
+    if d and (c_strong or _D_YOU_DID.search(prose)):
+        return 3, d, "concealment from the user"
+    if a or e or d or a3 or b_weak or transcript:
+        m = a or e or d or a3 or b_weak or _TRANSCRIPT.search(prose)
+        return 2, m, "instruction-like text"
+    if c:
+        return 1, c, "sensitive or destructive action"
+    return 0, None, ""
+
+
+MAX_FINDINGS_PER_VIEW = 50
+
+
+def _assess_view(view: _View) -> list[dict[str, str]]:
+    if view.hidden and view.carrier not in ("rot13", "leetspeak"):
+        paragraphs = [(0, view.text)]  # a hidden carrier is judged as one piece
+    else:
+        paragraphs = _paragraphs(view.text)
+    found: list[dict[str, str]] = []
+    for offset, para in paragraphs:
+        rank, match, why = _assess_paragraph(para) if len(paragraphs) > 1 else _assess(para)
+        if view.hidden and rank:
+            rank = min(3, rank + 1)
+        location = view.location
+        if view.location == "text" and not view.carrier:
+            location = f"text[{offset}:{offset + len(para)}]"
+        if rank == 0:
+            if view.hidden and view.carrier not in ("rot13", "leetspeak", "markdown link title"):
+                words = len(view.text.split())
+                if (
+                    view.carrier in ("unicode tag characters", "bidi override", "base64")
+                    or words >= 8
+                ):
+                    found.append(
+                        _finding(
+                            "hidden_text", 1, f"{view.carrier}: {_evidence(view.text)}", location
+                        )
+                    )
+            continue
+        kind = "prompt_injection_suspected" if rank == 3 else "suspicious_instruction"
+        evidence = _evidence(_sentence(para, match)) if match else _evidence(para)
+        if view.carrier:
+            evidence = f"{view.carrier}: {evidence}"
+        found.append(_finding(kind, rank, f"{why}: {evidence}", location))
+        if len(found) >= MAX_FINDINGS_PER_VIEW:
+            break
+    return found
+
+
+def _sentence(text: str, match: re.Match[str]) -> str:
+    start = max(text.rfind("\n", 0, match.start()) + 1, match.start() - 80)
+    end = text.find("\n", match.end())
+    end = len(text) if end == -1 else end
+    return text[start : min(end, match.end() + 160)]
+
+
+def _evidence(text: str, limit: int = 240) -> str:
+    out = []
+    for ch in " ".join(text.split())[:limit]:
+        if (
+            ch in _ZERO_WIDTH
+            or ch in _BIDI_CONTROLS
+            or 0xE0000 <= ord(ch) <= 0xE007F
+            or unicodedata.category(ch) in ("Cc", "Cf")
+        ):
+            out.append(f"\\u{ord(ch):04x}")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def _finding(
+    kind: str, rank: int, evidence: str, location: str, carrier: str = ""
+) -> dict[str, str]:
+    return {
+        "type": kind,
+        "severity": SEVERITIES[rank - 1],
+        "evidence": evidence,
+        "location": location,
+    }
+
+
+# -- characters and links --------------------------------------------------------------------
+
+
+def _character_findings(text: str) -> list[dict[str, str]]:
+    found = []
+    tags = [m for m in _TAG_RUN.finditer(text) if not _is_flag_sequence(text, m)]
+    for m in tags:
+        found.append(
+            _finding(
+                "hidden_text",
+                2,
+                f"{len(m.group())} Unicode tag characters",
+                f"text[{m.start()}:{m.end()}]",
+            )
+        )
+    for m in _BIDI_RUN.finditer(text):
+        found.append(
+            _finding(
+                "hidden_text",
+                1,
+                f"bidi control reorders: {_evidence(m.group(), 120)}",
+                f"text[{m.start()}:{m.end()}]",
+            )
+        )
+    for m in _ZW_IN_WORD.finditer(text):
+        found.append(
+            _finding(
+                "hidden_text",
+                1,
+                f"zero-width character inside a word: {_evidence(m.group())}",
+                f"text[{m.start()}:{m.end()}]",
+            )
+        )
+    mixed = re.search(r"\b(?=\w*[A-Za-z])(?=\w*[\u0400-\u04ff\u0370-\u03ff])\w+\b", text)
+    if mixed:
+        found.append(
+            _finding(
+                "hidden_text",
+                1,
+                f"mixed-script word (look-alike letters): {mixed.group()}",
+                f"text[{mixed.start()}:{mixed.end()}]",
+            )
+        )
+    for m in _ENTITY_RUN.finditer(text):
+        found.append(
+            _finding(
+                "hidden_text",
+                1,
+                f"letters written as HTML entities: {m.group()[:80]}",
+                f"text[{m.start()}:{m.end()}]",
+            )
+        )
+    return found
+
+
+def _is_flag_sequence(text: str, m: re.Match[str]) -> bool:
+    # Subdivision flags: U+1F3F4 WAVING BLACK FLAG + tag letters + U+E007F CANCEL TAG.
+    return (
+        m.start() > 0 and text[m.start() - 1] == "\U0001f3f4" and m.group().endswith("\U000e007f")
+    )
+
+
+def _unsafe_md_links(text: str) -> list[dict[str, str]]:
+    return [
+        _finding(
+            "unsafe_link",
+            2,
+            f"link target: {_evidence(m.group(1), 120)}",
+            f"text[{m.start(1)}:{m.end(1)}]",
+        )
+        for m in _UNSAFE_LINK_MD.finditer(text)
+    ]
+
+
+def _unsafe_html_links(markup: str) -> list[dict[str, str]]:
+    found = []
+    for m in re.finditer(
+        r"\b(href|src|action|data|xlink:href|formaction)\s*=\s*(\"[^\"]*\"|'[^']*'|[^\s>]+)",
+        markup,
+        _I,
+    ):
+        value = html_lib.unescape(m.group(2).strip("\"'"))
+        cleaned = re.sub(r"[\x00-\x20]", "", value)
+        if _UNSAFE_SCHEME.match(cleaned):
+            scheme = cleaned.split(":", 1)[0].lower()
+            rank = (
+                1
+                if scheme == "data"
+                and cleaned.lower().startswith("data:image/")
+                and "svg" not in cleaned.lower()[:20]
+                else 2
+            )
+            found.append(
+                _finding(
+                    "unsafe_link",
+                    rank,
+                    f"{m.group(1)}={_evidence(value, 120)}",
+                    f"html[{m.start()}:{m.end()}]",
+                )
+            )
+    for m in re.finditer(r"<meta[^>]+http-equiv\s*=\s*[\"']?refresh[^>]*>", markup, _I):
+        found.append(
+            _finding(
+                "unsafe_link",
+                1,
+                f"meta refresh: {_evidence(m.group(), 120)}",
+                f"html[{m.start()}:{m.end()}]",
+            )
+        )
+    return found
+
+
+def _dedupe(found: list[dict[str, str]]) -> list[dict[str, str]]:
+    unique = {(a["location"], a["type"], a["severity"], a["evidence"]): a for a in found}
+    return [unique[k] for k in sorted(unique, key=lambda k: (-_RANK[k[2]], k[1], k[0], k[3]))]
