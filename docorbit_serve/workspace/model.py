@@ -33,7 +33,6 @@ WARNING_CODES = {
     "unreadable": "the file could not be read or decoded",
     "unsafe_path": "the file is a link that leaves the workspace and was not read",
     "not_in_lockfile": "a manifest entry has no entry in the package's lockfile",
-    "ambiguous_lock": "the lockfile holds several versions and none is tied to this package",
     "invalid_spec": "a version requirement the ecosystem's rules cannot parse",
     "unresolved_property": "a Maven ${property} the pom does not define",
     "scan_limit": "the scan stopped early at its bound on files",

@@ -195,7 +195,7 @@ def composer_constraint(spec: str) -> Constraint:
     if not s:
         raise InvalidSpec("empty Composer constraint", detail={"spec": spec})
     s = re.sub(r"\s+as\s+\S+", "", s)  # inline aliases: the real version comes first
-    alternatives = []
+    alternatives: list[tuple[Comparator, ...]] = []
     for alt in re.split(r"\s*\|\|?\s*", s):
         if not alt:
             raise InvalidSpec(f"empty alternative in {spec!r}", detail={"spec": spec})

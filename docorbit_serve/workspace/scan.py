@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -76,6 +77,10 @@ class ScanContext:
 
     def warn(self, code: str, path: Path, message: str) -> None:
         self.warnings.append(ScanWarning(code, self.rel(path), message))
+
+    def not_in_lockfile(self, manifest: Path, name: str, spec: str, lock: Path | None) -> None:
+        where = self.rel(lock) if lock else "the lockfile"
+        self.warn("not_in_lockfile", manifest, f"{name} {spec!r} has no entry in {where}")
 
     def read_text(self, path: Path, *, lock: bool = False) -> str:
         """The file's text, or ``_Unreadable`` after recording why (once per file)."""
@@ -144,7 +149,11 @@ def _yaml_load(text: str) -> Any:
     return yaml.safe_load(text)
 
 
-_PARSERS = {"json": json.loads, "toml": tomllib.loads, "yaml": _yaml_load}
+_PARSERS: dict[str, Callable[[str], Any]] = {
+    "json": json.loads,
+    "toml": tomllib.loads,
+    "yaml": _yaml_load,
+}
 
 
 def _one_line(e: BaseException) -> str:

@@ -29,6 +29,7 @@ def make_dependency(
         ctx.warn(
             "invalid_spec", manifest, f"{name}: {spec!r} is not a valid {ecosystem} requirement"
         )
+    version: str | None
     if locked:
         version, source, lock_rel = locked, "lockfile", ctx.rel(lock) if lock else None
     else:

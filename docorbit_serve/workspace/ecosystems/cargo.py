@@ -29,7 +29,7 @@ def read(ctx: ScanContext, folder: Path, names: frozenset[str]) -> list[Dependen
     data = ctx.load(manifest, "toml")
     if not isinstance(data, dict):
         return []
-    package = data.get("package") if isinstance(data.get("package"), dict) else {}
+    package: dict[str, Any] = data["package"] if isinstance(data.get("package"), dict) else {}
     crate = package.get("name") if isinstance(package.get("name"), str) else None
     ws_deps = _workspace_deps(ctx, folder, data)
     declared: dict[tuple[str, bool], tuple[str, str]] = {}  # (key, dev) -> (package name, spec)
@@ -45,16 +45,15 @@ def read(ctx: ScanContext, folder: Path, names: frozenset[str]) -> list[Dependen
                 if got == "invalid":
                     ctx.warn("invalid_spec", manifest, f"{key}: unreadable dependency entry")
                     continue
-                declared.setdefault((key, dev), got)
+                if isinstance(got, tuple):
+                    declared.setdefault((key, dev), got)
     lock = ctx.find_up(folder, ("Cargo.lock",))
     locked = _lock_index(ctx, lock) if lock else None
     deps = []
     for (_key, dev), (pkg_name, spec) in sorted(declared.items()):
         version = _locked_version(locked, crate, pkg_name, spec) if locked else None
         if locked and version is None:
-            ctx.warn(
-                "not_in_lockfile", manifest, f"{pkg_name} {spec!r} has no entry in {ctx.rel(lock)}"
-            )  # type: ignore[arg-type]
+            ctx.not_in_lockfile(manifest, pkg_name, spec, lock)
         deps.append(
             make_dependency(
                 ctx,

@@ -57,9 +57,7 @@ def read(ctx: ScanContext, folder: Path, names: frozenset[str]) -> list[Dependen
             if locked == _LINK:
                 continue
             if lookup and locked is None:
-                ctx.warn(
-                    "not_in_lockfile", manifest, f"{name} {spec!r} has no entry in {ctx.rel(lock)}"
-                )  # type: ignore[arg-type]
+                ctx.not_in_lockfile(manifest, name, spec, lock)
             deps.append(
                 make_dependency(
                     ctx,

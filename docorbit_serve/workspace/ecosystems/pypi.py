@@ -74,9 +74,7 @@ def read(ctx: ScanContext, folder: Path, names: frozenset[str]) -> list[Dependen
         seen.add(key)
         locked = _locked_version(index, project_name, name, spec) if index else None
         if index and locked is None and req.url is None:
-            ctx.warn(
-                "not_in_lockfile", manifest, f"{name} {spec!r} has no entry in {ctx.rel(lock)}"
-            )  # type: ignore[arg-type]
+            ctx.not_in_lockfile(manifest, name, spec, lock)
         deps.append(
             make_dependency(
                 ctx,
@@ -112,7 +110,7 @@ def _pyproject(
             elif not (isinstance(it, dict) and "include-group" in it):
                 ctx.warn("invalid_spec", manifest, f"{where}: entry {it!r} is not a string")
 
-    project = data.get("project") if isinstance(data.get("project"), dict) else {}
+    project: dict[str, Any] = data["project"] if isinstance(data.get("project"), dict) else {}
     name = project.get("name") if isinstance(project.get("name"), str) else None
     add(project.get("dependencies"), "project.dependencies", False)
     optional = project.get("optional-dependencies")
@@ -123,10 +121,10 @@ def _pyproject(
     if isinstance(groups, dict):
         for group, items in sorted(groups.items()):
             add(items, f"dependency-groups.{group}", True)
-    tool = data.get("tool") if isinstance(data.get("tool"), dict) else {}
-    uv = tool.get("uv") if isinstance(tool.get("uv"), dict) else {}
+    tool: dict[str, Any] = data["tool"] if isinstance(data.get("tool"), dict) else {}
+    uv: dict[str, Any] = tool["uv"] if isinstance(tool.get("uv"), dict) else {}
     add(uv.get("dev-dependencies"), "tool.uv.dev-dependencies", True)
-    poetry = tool.get("poetry") if isinstance(tool.get("poetry"), dict) else {}
+    poetry: dict[str, Any] = tool["poetry"] if isinstance(tool.get("poetry"), dict) else {}
     if poetry:
         name = name or (poetry.get("name") if isinstance(poetry.get("name"), str) else None)
         out += _poetry_section(manifest, poetry.get("dependencies"), False)

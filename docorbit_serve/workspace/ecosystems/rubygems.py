@@ -138,9 +138,7 @@ def read(ctx: ScanContext, folder: Path, names: frozenset[str]) -> list[Dependen
             continue
         version = versions.get(name) if versions is not None else None
         if versions is not None and version is None:
-            ctx.warn(
-                "not_in_lockfile", manifest, f"{name} {spec!r} has no entry in {ctx.rel(lock)}"
-            )  # type: ignore[arg-type]
+            ctx.not_in_lockfile(manifest, name, spec, lock)
         deps.append(
             make_dependency(
                 ctx,
