@@ -390,9 +390,9 @@ def check_url(url: str | httpx.URL, policy: NetPolicy) -> Target:
         raise _blocked("invalid_url", text, port=eff_port, why="port out of range")
     allowed = policy.allows(host, eff_port)
     if literal is not None:
-        reason = classify_address(literal)
-        if reason == "metadata" or (reason and not allowed):
-            raise _blocked(reason, text, host=host, port=eff_port, address=host)
+        verdict = classify_address(literal)
+        if verdict == "metadata" or (verdict and not allowed):
+            raise _blocked(verdict, text, host=host, port=eff_port, address=host)
     else:
         if host in METADATA_HOSTNAMES:
             raise _blocked("metadata", text, host=host)
@@ -424,10 +424,10 @@ def resolve(target: Target, policy: NetPolicy | None = None) -> tuple[IPAddress,
     if not answers:
         raise _blocked("unresolvable", url, host=target.host, why="no addresses")
     for ip in answers:
-        reason = classify_address(ip)
-        if reason == "metadata" or (reason and not target.allowed):
+        verdict = classify_address(ip)
+        if verdict == "metadata" or (verdict and not target.allowed):
             raise _blocked(
-                reason,
+                verdict,
                 url,
                 host=target.host,
                 port=target.port,

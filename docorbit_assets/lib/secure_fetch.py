@@ -82,6 +82,13 @@ FETCH_CODES = (
     "too_many_redirects",
 )
 
+# names used in ``[sources.limits]`` / fetch.FetchLimits -> FetchPolicy fields
+_LIMIT_ALIASES = {
+    "deadline": "deadline_s",
+    "timeout": "connect_timeout_s",
+    "politeness": "politeness_s",
+    "retries": "max_retries",
+}
 _REDIRECTS = frozenset({301, 302, 303, 307, 308})
 _SENSITIVE = frozenset({"authorization", "cookie", "proxy-authorization"})
 _RESERVED_HEADERS = frozenset({"host", "accept-encoding", "connection", "content-length"})
@@ -118,7 +125,8 @@ class FetchPolicy:
     ) -> FetchPolicy:
         """Build from a source's ``[sources.limits]`` table (known keys only) + allowances."""
         names = set(cls.__dataclass_fields__)
-        known = {k: v for k, v in dict(limits or {}).items() if k in names}
+        raw = {_LIMIT_ALIASES.get(k, k): v for k, v in dict(limits or {}).items()}
+        known = {k: v for k, v in raw.items() if k in names}
         known.update(kw)
         known["allow_hosts"] = tuple(allow_hosts) + tuple(known.get("allow_hosts", ()))
         return cls(**known)

@@ -254,3 +254,12 @@ def test_credentials_are_dropped_when_a_redirect_changes_origin():
         with SecureFetcher(policy) as f:
             res = f.get(f"{base}/go", headers={"Authorization": "Bearer t"})
     assert res.body == b"ok" and seen == {"auth": None}
+
+
+def test_policy_reads_a_sources_limits_table_with_the_fetch_stage_names():
+    policy = FetchPolicy.from_limits(
+        {"deadline": 12, "timeout": 3, "max_bytes": 1024, "max_pages": 9, "politeness": 0},
+        allow_hosts=("127.0.0.1:8765",),
+    )
+    assert (policy.deadline_s, policy.connect_timeout_s, policy.max_bytes) == (12, 3, 1024)
+    assert policy.politeness_s == 0 and policy.allow_hosts == ("127.0.0.1:8765",)
