@@ -157,9 +157,9 @@ _PAGINATION = frozenset(
     ]
 )
 _HEADERLINK = frozenset(
-    ["headerlink", "hash-link", "header-anchor", "anchor-link", "anchorjs-link"]
+    ["headerlink", "anchor", "hash-link", "header-anchor", "anchor-link", "anchorjs-link"]
 )
-_COPY = frozenset(["md-clipboard", "copybtn", "clean-btn", "copy-button"])
+_COPY = frozenset(["lang", "md-clipboard", "copybtn", "clean-btn", "copy-button"])
 _LINENOS = frozenset(["linenos", "linenodiv", "line-numbers-rows"])
 _FORM = frozenset(["form", "input", "select", "textarea", "button"])
 _EMBED = frozenset(["iframe", "object", "embed", "svg", "canvas", "video", "audio"])
@@ -274,6 +274,7 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _URL_STRIP = re.compile(r"[\x00-\x20\x7f]")
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.I)
 _HEADING_LINE = re.compile(r"^(#{1,6})\s+(.*?)(?:\s+\{\s*#([^\s}]+)\s*\})?\s*#*\s*$")
+_ALERT_LINE = re.compile(r"^> \[![A-Z0-9_-]+\]$")
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 
 
@@ -317,6 +318,7 @@ def html_to_markdown(html: str | bytes, *, url: str) -> HtmlConversion:
     title = _title(root)
     container, strategy, dropped = _main_content(root, url)
     counts: Counter[str] = Counter()
+    _find_heading_ids(container)
     _drop_chrome(container, counts)
     n_elements = sum(1 for _ in container.iter())
     if n_elements > MAX_ELEMENTS:
@@ -627,7 +629,7 @@ def _code_language(pre: etree._Element) -> str:
         for token in _classes(el):
             for prefix in ("language-", "lang-", "highlight-"):
                 if token.startswith(prefix) and len(token) > len(prefix):
-                    lang = token[len(prefix) :].lower()
+                    lang = token[len(prefix) :].lower().removeprefix("source-")
                     if lang not in ("default", "none", "nohighlight", "plaintext"):
                         return lang
     return ""
@@ -760,7 +762,11 @@ def _tabs(container: etree._Element) -> None:
             _remove(tablist)
 
 
-def _heading_ids(container: etree._Element) -> None:
+_ANCHOR_ATTR = "data-docorbit-anchor"
+
+
+def _find_heading_ids(container: etree._Element) -> None:
+    """Record each heading's own anchor before chrome removal (which drops ``a.anchor``)."""
     for heading in container.iter("h1", "h2", "h3", "h4", "h5", "h6"):
         anchor = heading.get("id") or ""
         if not anchor:
@@ -777,11 +783,14 @@ def _heading_ids(container: etree._Element) -> None:
             ):
                 anchor = parent.get("id") or ""
         anchor = anchor.strip()
-        if (
-            anchor
-            and not any(c.isspace() or c in "{}" for c in anchor)
-            and _string(heading).strip()
-        ):
+        if anchor and not any(c.isspace() or c in "{}" for c in anchor):
+            heading.set(_ANCHOR_ATTR, anchor)
+
+
+def _heading_ids(container: etree._Element) -> None:
+    for heading in container.iter("h1", "h2", "h3", "h4", "h5", "h6"):
+        anchor = heading.attrib.pop(_ANCHOR_ATTR, "")
+        if anchor and _string(heading).strip():
             attr = etree.SubElement(heading, "span")
             attr.text = f" {{ #{anchor} }}"
 
@@ -871,6 +880,8 @@ def _tidy_lines(lines: list[str]) -> list[str]:
             continue
         if line.startswith(">") and out and out[-1] and not out[-1].startswith(">"):
             out.append("")
+        elif _ALERT_LINE.match(line) and out and out[-1].startswith(">"):
+            out.append("")  # two admonitions side by side stay two blockquotes
         out.append(line)
     return out
 
@@ -904,6 +915,7 @@ _BLOCK_TAGS = frozenset(
         "h6",
         "header",
         "hr",
+        "label",
         "li",
         "main",
         "nav",
