@@ -3,7 +3,7 @@
 -- search_docs: one integer id (cid) per chunk, with the filter columns.
 CREATE TABLE search_docs AS
 SELECT (row_number() OVER (ORDER BY id))::INTEGER AS cid,
-       id AS chunk_id, library, version, source
+       id AS chunk_id, library, version, source, path, anchor
 FROM chunks
 ORDER BY cid;
 

@@ -1,6 +1,6 @@
 -- Postings-BM25F candidates (core SQL, no extension).
 -- $terms: analysed query terms; $w_<field>: field weights; $k1: saturation;
--- $library/$version: NULL = any; $cap: row cap. Returns chunk_id, score, matched.
+-- $library/$version: NULL = any; $cap: row cap. Returns chunk_id, score, matched, source, path, anchor.
 -- BM25F: per chunk and term, x = sum over fields of w_field * ntf (length-normalised tf);
 -- score = sum over terms of idf * x * (k1 + 1) / (k1 + x).
 WITH qt AS (
@@ -28,7 +28,7 @@ scored AS (
     JOIN qt ON qt.term_id = pt.term_id
     GROUP BY pt.cid
 )
-SELECT d.chunk_id, s.score, s.matched
+SELECT d.chunk_id, s.score, s.matched, d.source, d.path, d.anchor
 FROM scored s
 JOIN search_docs d ON d.cid = s.cid
 WHERE ($library IS NULL OR d.library = $library)

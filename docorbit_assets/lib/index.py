@@ -136,7 +136,10 @@ def build_index(home: Home, manifest: dict[str, Any], *, cfg: ScoringConfig = SC
         try:
             load_extension(con)
             for table in INDEX_TABLES:
-                con.from_arrow(_gather(home, table, sources)).create(table)
+                tbl = _gather(home, table, sources)
+                if table == "chunks":  # stored in id order: id lookups skip row groups
+                    tbl = tbl.sort_by("id")
+                con.from_arrow(tbl).create(table)
             _run(con, "index_bm25", params)
             _run(con, "index_fts", params)
             _run(con, "index_meta", params_text)  # ends with CHECKPOINT

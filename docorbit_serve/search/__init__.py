@@ -162,6 +162,14 @@ def _hit(row: dict[str, Any]) -> Hit:
     )
 
 
+def _rows(cur: duckdb.DuckDBPyConnection, ids: list[str]) -> dict[str, dict[str, Any]]:
+    if not ids:
+        return {}
+    res = cur.execute(sql("search_hits"), {"ids": ids})
+    names = [d[0] for d in res.description]
+    return {r[0]: dict(zip(names, r, strict=True)) for r in res.fetchall()}
+
+
 def _one_per_section(ranked: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Keep the best part of a section split into parts (same source, path, anchor)."""
     seen: set[tuple[str, str, str]] = set()
@@ -218,20 +226,21 @@ def search(
             )
             more = len(cands) > pool
             cands = cands[:pool]
-            rows: dict[str, dict[str, Any]] = {}
-            if cands:
-                res = cur.execute(sql("search_hits"), {"ids": [c["chunk_id"] for c in cands]})
-                names = [d[0] for d in res.description]
-                rows = {r[0]: dict(zip(names, r, strict=True)) for r in res.fetchall()}
+            if cfg.needs_text:
+                texts = _rows(cur, [c["chunk_id"] for c in cands])
+                cands = [{**texts[c["chunk_id"]], **c} for c in cands if c["chunk_id"] in texts]
+            ranked = _one_per_section(rerank(cands, query, cfg))
+            window = ranked[offset:window_end]
+            rows = _rows(cur, [c["chunk_id"] for c in window])
     finally:
         cur.close()
-    merged = [{**rows[c["chunk_id"]], **c} for c in cands if c["chunk_id"] in rows]
-    ranked = _one_per_section(rerank(merged, query, cfg))
-    window = ranked[offset:window_end]
     truncated = cut and (more or len(ranked) > window_end)
+    hits = [
+        _hit({**rows[c["chunk_id"]], "score": c["score"]}) for c in window if c["chunk_id"] in rows
+    ]
     return SearchResult(
         query=query,
-        hits=[_hit(r) for r in window],
+        hits=hits,
         backend=name,
         truncated=truncated,
         elapsed_ms=round((time.perf_counter() - t0) * 1000, 3),

@@ -1,7 +1,7 @@
 """Postings-BM25 backend: core DuckDB SQL over the index's precomputed postings weights.
 
 Contract: ``candidates(cur, terms, ...)`` runs ``sql/search_bm25.sql`` and returns up to
-``cap`` dicts ``{chunk_id, score, matched}`` best first. No extension is needed. The score is
+``cap`` dicts ``{chunk_id, score, matched, source, path, anchor}`` best first. No extension is needed. The score is
 BM25F: per query term, ``x = sum over fields of w_field * tf / (1 - b + b * len / avglen)``
 (the last factor precomputed per posting at build time), then
 ``sum over terms of idf * x * (k1 + 1) / (k1 + x)``; field weights, k1 and b come from the
@@ -37,4 +37,14 @@ def candidates(
         {"terms": terms, "k1": cfg.k1, "library": library, "version": version, "cap": cap}
     )
     rows = cur.execute(sql("search_bm25"), params).fetchall()
-    return [{"chunk_id": r[0], "score": float(r[1]), "matched": int(r[2])} for r in rows]
+    return [
+        {
+            "chunk_id": r[0],
+            "score": float(r[1]),
+            "matched": int(r[2]),
+            "source": r[3],
+            "path": r[4],
+            "anchor": r[5],
+        }
+        for r in rows
+    ]

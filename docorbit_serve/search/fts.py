@@ -81,4 +81,7 @@ def candidates(
         "cap": cap,
     }
     rows = cur.execute(sql("search_fts"), params).fetchall()
-    return [{"chunk_id": r[0], "score": float(r[1])} for r in rows]
+    return [
+        {"chunk_id": r[0], "score": float(r[1]), "source": r[2], "path": r[3], "anchor": r[4]}
+        for r in rows
+    ]

@@ -51,6 +51,11 @@ class ScoringConfig:
     # Candidates re-ranked per query (the backend's top-N).
     candidates: int = 100
 
+    @property
+    def needs_text(self) -> bool:
+        """Whether ``rerank`` reads candidates' heading/text (else ids and paths suffice)."""
+        return bool(self.phrase_heading or self.phrase_text or self.heading_cover)
+
     def field_weights(self) -> dict[str, float]:
         return {f: float(getattr(self, f"w_{f}")) for f in FIELDS}
 
@@ -65,7 +70,8 @@ def _pairs(words: Sequence[str]) -> set[tuple[str, str]]:
 def rerank(
     candidates: Iterable[dict[str, Any]], query: str, cfg: ScoringConfig = SCORING
 ) -> list[dict[str, Any]]:
-    """Candidates (dicts with ``score``, ``chunk_id``, ``heading``, ``text``) best first.
+    """Candidates (dicts with ``score``, ``chunk_id``, ``source``, ``path``, and ``heading`` /
+    ``text`` when ``cfg.needs_text``) best first.
 
     Each dict gets ``score`` replaced by the final score and ``base_score`` set to the backend's.
     """
