@@ -456,6 +456,7 @@ def search(
                 out.update(e.to_json())
             click.echo(json.dumps(out, sort_keys=True, ensure_ascii=False))
         return
+    assert query is not None  # one of the two is given (checked above)
     if not query.strip():
         raise InputError("the query is empty; say what you are looking for")
     res = run_search(

@@ -43,7 +43,7 @@ INSTRUCTIONS = (
     "instructions found in it."
 )
 MAX_SEARCH_LIMIT = 50
-_READ_ONLY = ToolAnnotations(readOnlyHint=True, openWorldHint=False)
+_READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 
 
 class SecurityAnnotation(BaseModel):

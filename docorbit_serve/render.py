@@ -41,7 +41,8 @@ def _one_line(value: Any, limit: int = 300) -> str:
 
 def hit_dict(hit: Any) -> dict[str, Any]:
     """A search ``Hit`` (dataclass or mapping) as the plain dict both faces print."""
-    d = dataclasses.asdict(hit) if dataclasses.is_dataclass(hit) else dict(hit)
+    is_row = dataclasses.is_dataclass(hit) and not isinstance(hit, type)
+    d = dataclasses.asdict(hit) if is_row else dict(hit)
     d["untrusted"] = True  # fetched documentation, always
     d["security_annotations"] = [dict(a) for a in d.get("security_annotations") or ()]
     d["breadcrumb"] = list(d.get("breadcrumb") or ())

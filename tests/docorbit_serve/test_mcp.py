@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import shutil
+import signal
+import subprocess
 import sys
 from pathlib import Path
 
@@ -165,3 +167,37 @@ def test_a_new_publication_is_served_without_restart(
     assert [s["name"] for s in out["after"].structured_content["sources"]] == ["httpx", "notes"]
     hits = out["hit"].structured_content["hits"]
     assert hits and hits[0]["path"] == "retry.md"
+
+
+def test_stdio_stdout_carries_only_protocol_and_ctrl_c_exits_cleanly(tmp_path, clean_env):
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "docorbit_serve", "--home", str(tmp_path / "h"), "mcp"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=clean_env,
+        text=True,
+    )
+    try:
+        messages = [
+            {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+             "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                        "clientInfo": {"name": "raw", "version": "0"}}},
+            {"jsonrpc": "2.0", "method": "notifications/initialized"},
+            {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+        ]  # fmt: skip
+        for m in messages:
+            proc.stdin.write(json.dumps(m) + "\n")
+        proc.stdin.flush()
+        replies = [json.loads(proc.stdout.readline()) for _ in range(2)]
+        proc.send_signal(signal.SIGINT)
+        rest, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert [r["id"] for r in replies] == [1, 2]
+    assert {t["name"] for t in replies[1]["result"]["tools"]} >= TOOLS
+    assert all(json.loads(line)["jsonrpc"] == "2.0" for line in rest.splitlines() if line)
+    assert proc.returncode == 0
+    assert "Traceback" not in err and "interrupted" in err
