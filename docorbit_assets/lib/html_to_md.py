@@ -164,6 +164,10 @@ _LINENOS = frozenset(["linenos", "linenodiv", "line-numbers-rows"])
 _FORM = frozenset(["form", "input", "select", "textarea", "button"])
 _EMBED = frozenset(["iframe", "object", "embed", "svg", "canvas", "video", "audio"])
 _SCRIPT = frozenset(["script", "style", "noscript", "template", "link", "meta"])
+_BANNER_TAGS = frozenset(["div", "section", "aside", "dialog", "form", "footer"])
+_COOKIE_BANNER = re.compile(
+    r"cookie[-_]?(?:banner|consent|notice|bar|popup|law|policy|message)|consent|gdpr|cc-window|onetrust"
+)
 _CHROME_TAGS = {
     **dict.fromkeys(_SCRIPT, "script/style"),
     **dict.fromkeys(_FORM, "form control"),
@@ -206,10 +210,8 @@ def _chrome_label(el: etree._Element) -> str | None:
         return "breadcrumbs"
     if role == "search" or classes & _SEARCH:
         return "search"
-    if (
-        "cookie" in class_text
-        or "cookie" in (el.get("id") or "").lower()
-        or "consent" in class_text
+    if tag in _BANNER_TAGS and _COOKIE_BANNER.search(
+        f"{class_text} {(el.get('id') or '').lower()}"
     ):
         return "cookie banner"
     if classes & _EDIT or el.get("title") in ("Edit this page", "View source of this page"):
