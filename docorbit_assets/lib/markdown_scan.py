@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import re
 import threading
+from bisect import bisect_right
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -46,6 +47,7 @@ __all__ = [
 ]
 
 _FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
+_FENCE_CLOSE = re.compile(r"^[ \t]*(?P<run>`{3,}|~{3,})[ \t]*$")
 _ATX = re.compile(r"^ {0,3}(?P<hashes>#{1,6})(?:[ \t]+(?P<rest>.*?))?[ \t]*$")
 _SETEXT_UNDERLINE = re.compile(r"^(?P<u>=+|-+)[ \t]*$")
 _CLOSING_HASHES = re.compile(r"(?:^|[ \t]+)#+[ \t]*$")
@@ -120,6 +122,17 @@ def fence_language(info: str) -> str:
 def _find_fences(lines: list[str]) -> tuple[list[Fence], list[bool]]:
     fences: list[Fence] = []
     in_fence = [False] * len(lines)
+    # Candidate closing lines per fence character: (line index, run length), in order.
+    closers: dict[str, tuple[list[int], list[int]]] = {"`": ([], []), "~": ([], [])}
+    for k, line in enumerate(lines):
+        cm = _FENCE_CLOSE.match(line)
+        if cm:
+            idx, lens = closers[cm.group("run")[0]]
+            idx.append(k)
+            lens.append(len(cm.group("run")))
+    # No closer of length >= failed[c] exists after the last failed search (so none later
+    # either): keeps pages full of unclosed openers linear instead of quadratic.
+    failed = {"`": 1 << 30, "~": 1 << 30}
     i, n = 0, len(lines)
     while i < n:
         m = _FENCE_OPEN.match(lines[i])
@@ -127,14 +140,12 @@ def _find_fences(lines: list[str]) -> tuple[list[Fence], list[bool]]:
             i += 1
             continue
         char, length = m.group("fence")[0], len(m.group("fence"))
-        indent = len(m.group("indent").expandtabs(4))
-        closer = re.compile(r"^[ \t]*" + re.escape(char) + "{" + str(length) + r",}[ \t]*$")
-        j = i + 1
-        while j < n and not closer.match(lines[j]):
-            j += 1
-        if j >= n:  # unclosed: not a fence (Python-Markdown)
+        j = _closing_line(closers[char], i, length) if length < failed[char] else -1
+        if j < 0:  # unclosed: not a fence (Python-Markdown)
+            failed[char] = min(failed[char], length)
             i += 1
             continue
+        indent = len(m.group("indent").expandtabs(4))
         body = [_dedent(line, indent) for line in lines[i + 1 : j]]
         info = m.group("info").strip()
         fences.append(Fence(i, j, fence_language(info), info, "\n".join(body)))
@@ -142,6 +153,14 @@ def _find_fences(lines: list[str]) -> tuple[list[Fence], list[bool]]:
             in_fence[k] = True
         i = j + 1
     return fences, in_fence
+
+
+def _closing_line(cands: tuple[list[int], list[int]], opener: int, length: int) -> int:
+    idx, lens = cands
+    for k in range(bisect_right(idx, opener), len(idx)):
+        if lens[k] >= length:
+            return idx[k]
+    return -1
 
 
 def _dedent(line: str, indent: int) -> str:
@@ -181,26 +200,38 @@ def _render_id(source: str) -> str:
     return ""
 
 
-_CONTAINER_LOOKBACK = 2000  # lines; bounds the cost of adversarial indented "#" lines
 _CONTAINER_OPENER = re.compile(r"^[ ]*(?:!!!|\?\?\?\+?|===)[ \t]")
 
 
-def _in_container(lines: list[str], in_fence: list[bool], i: int) -> bool:
+def _outer_lines(lines: list[str], in_fence: list[bool]) -> list[int]:
+    """For every line, the index of the nearest earlier non-blank line (outside fences) that
+    is less indented, or -1. One pass with a stack of strictly increasing indents."""
+    outer = [-1] * len(lines)
+    stack: list[tuple[int, int]] = []  # (indent, line index)
+    for k, line in enumerate(lines):
+        if not line.strip() or in_fence[k]:
+            continue
+        indent = len(line) - len(line.lstrip(" "))
+        while stack and stack[-1][0] >= indent:
+            stack.pop()
+        outer[k] = stack[-1][1] if stack else -1
+        stack.append((indent, k))
+    return outer
+
+
+def _in_container(lines: list[str], outer: list[int], i: int) -> bool:
     """True when indented line ``i`` is the body of an admonition / details / content tab.
 
     Python-Markdown (``admonition``, ``pymdownx.details``/``tabbed``) parses such bodies as
     Markdown, so ``    ## Heading`` there is a real heading with a TOC id. Elsewhere an
     indented ``#`` line is code or list text.
     """
+    k = outer[i]
+    if k < 0:
+        return False
     indent = len(lines[i]) - len(lines[i].lstrip(" "))
-    for k in range(i - 1, max(-1, i - 1 - _CONTAINER_LOOKBACK), -1):
-        line = lines[k]
-        if not line.strip() or in_fence[k]:
-            continue
-        k_indent = len(line) - len(line.lstrip(" "))
-        if k_indent < indent:
-            return bool(_CONTAINER_OPENER.match(line)) and indent - k_indent <= 7
-    return False
+    k_indent = len(lines[k]) - len(lines[k].lstrip(" "))
+    return bool(_CONTAINER_OPENER.match(lines[k])) and indent - k_indent <= 7
 
 
 def _explicit_id(raw: str) -> str:
@@ -226,9 +257,9 @@ def scan_markdown(markdown: str) -> Scan:
     refdefs = "\n".join(
         line for i, line in enumerate(lines) if not in_fence[i] and _REFDEF.match(line)
     )
-    found: list[
-        tuple[int, int, int, str, str, str]
-    ] = []  # line, end, level, text, source, explicit
+    # (line, end line, level, text, source to render, explicit id)
+    found: list[tuple[int, int, int, str, str, str]] = []
+    outer: list[int] | None = None  # computed on the first indented "#" line
     n = len(lines)
     i = 0
     while i < n:
@@ -237,8 +268,11 @@ def scan_markdown(markdown: str) -> Scan:
             continue
         line = lines[i]
         m = _ATX.match(line)
-        if m is None and line.startswith("    ") and _in_container(lines, in_fence, i):
-            m = _ATX.match(line.lstrip(" "))
+        if m is None and line.startswith("    ") and line.lstrip(" ").startswith("#"):
+            if outer is None:
+                outer = _outer_lines(lines, in_fence)
+            if _in_container(lines, outer, i):
+                m = _ATX.match(line.lstrip(" "))
         if m:
             rest = m.group("rest") or ""
             level = len(m.group("hashes"))
@@ -263,6 +297,7 @@ def scan_markdown(markdown: str) -> Scan:
         i += 1
 
     used: set[str] = {explicit for *_, explicit in found if explicit}
+    counters: dict[str, int] = {}  # toc.unique's cache: linear on pages of repeated headings
     headings: list[Heading] = []
     for line_no, end, level, text, source, explicit in found:
         if explicit:
@@ -271,7 +306,7 @@ def scan_markdown(markdown: str) -> Scan:
             src = source + ("\n\n" + refdefs if refdefs and "[" in source else "")
             slug = _raw_slug(src, text)
             # toc gives an empty slug "_1" already; re-apply unique against the page's ids.
-            anchor = unique("" if slug == "_1" else slug, used)
+            anchor = unique("" if slug == "_1" else slug, used, counters)
         headings.append(Heading(line_no, end, level, text, anchor, bool(explicit)))
     return Scan(lines=lines, headings=headings, fences=fences, in_fence=in_fence)
 

@@ -24,7 +24,7 @@ import pytest
 from markdown.extensions.toc import slugify
 
 from docorbit_assets.lib.markdown_scan import scan_markdown
-from docorbit_assets.lib.normalize import normalize_markdown
+from docorbit_assets.lib.normalize import normalize, normalize_markdown
 from docorbit_assets.lib.slice import PART_TOKENS, SPLIT_ABOVE_TOKENS, slice_markdown, slice_pages
 from docorbit_serve.registry import SourceConfig
 from docorbit_serve.schemas import SCHEMAS, stable_id
@@ -381,3 +381,38 @@ def test_slice_keeps_fastapi_include_markers_in_chunk_text(real_doc_sets):
     in_chunks = sum(len(marker.findall(t)) for t in ds.chunks.column("text").to_pylist())
     assert in_pages > 100
     assert in_chunks == in_pages
+
+
+def test_slice_keeps_all_text_of_hostile_markdown_files(make_fetches):
+    folder = SHARED_DATA / "badinputs" / "markdown_html"
+    cfg = SourceConfig(name="bad", kind="local", location=str(folder.resolve()), library="bad")
+    pages = normalize(cfg, make_fetches("bad", folder))
+    chunks = slice_pages(pages)
+    assert pages.num_rows >= 6
+    by_page: dict[str, str] = {}
+    for c in chunks.to_pylist():
+        by_page[c["page_id"]] = by_page.get(c["page_id"], "") + "\n" + c["text"]
+    for page in pages.to_pylist():
+        text = by_page.get(page["id"], "")
+        # deep nesting and unclosed constructs lose nothing: every non-blank line is in a chunk
+        for line in page["markdown"].split("\n"):
+            assert line.strip() == "" or line in text, (page["path"], line)
+    deep = next(p for p in pages.to_pylist() if p["path"] == "deep_list_12.md")
+    assert "LATER-MARKER-2b9c" in by_page[deep["id"]]
+    homoglyphs = [c for c in chunks.to_pylist() if c["path"] == "homoglyph_headings.md"]
+    assert len(homoglyphs) == 4
+    assert len({c["anchor"] for c in homoglyphs}) == 4
+
+
+def test_scan_ignores_unclosed_fence_openers_like_python_markdown():
+    scan = scan_markdown("```a\n" * 3000 + "# Heading\n\n~~~~\n~~~\ntext\n")
+    assert scan.fences == []
+    assert [h.text for h in scan.headings] == ["Heading"]
+
+
+def test_slice_numbers_thousands_of_repeated_headings_like_python_markdown():
+    text = "## Same\n\nBody\n\n" * 3000 + "## Same_1 {#same_5}\n"
+    page = _page("rep.md", text)
+    md = markdown.Markdown(extensions=["toc", "attr_list"])
+    md.convert(page["markdown"])
+    assert [h["anchor"] for h in page["headings"]] == list(_toc_ids(md.toc_tokens))
