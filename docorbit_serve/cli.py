@@ -149,7 +149,7 @@ def cli(
 def init(state: _State) -> None:
     """Create docorbit.toml in the project root and the home folder (idempotent)."""
     home = state.home()
-    if not home.project_root.is_dir():
+    if home.project_root != home.path and not home.project_root.is_dir():
         raise InputError(
             f"project folder {home.project_root} does not exist; create it or pass another -p",
             detail={"project_root": str(home.project_root)},

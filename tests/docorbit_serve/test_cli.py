@@ -49,6 +49,20 @@ def test_init_creates_config_and_home_and_is_idempotent(project):
     assert (project / "docorbit.toml").read_bytes() == before
 
 
+def test_init_with_home_creates_a_self_contained_home(tmp_path, clean_env):
+    home = tmp_path / "a" / "home"
+    r = run("--home", str(home), "init", "--json")
+    assert r.exit_code == 0, r.output
+    assert (home / "docorbit.toml").is_file() and not (home / ".gitignore").exists()
+    assert _json(r)["project_root"] == str(home)
+
+
+def test_init_for_a_missing_project_folder_is_bad_input(tmp_path, clean_env):
+    r = run("-p", str(tmp_path / "nope"), "init", "--json")
+    assert r.exit_code == 7 and "does not exist" in _json(r)["error"]["message"]
+    assert not (tmp_path / "nope").exists()
+
+
 def test_add_infers_local_kind_and_stores_a_path_inside_the_project_relative(project):
     r = run("-p", str(project), "add", str(project / "docs"), "--library", "mylib", "--json")
     assert r.exit_code == 0, r.output
