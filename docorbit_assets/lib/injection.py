@@ -282,8 +282,8 @@ def annotate(text: str, *, html: str | None = None) -> list[dict[str, str]]:
 
 def max_severity(annotations: list[dict[str, str]]) -> str:
     """The highest severity in ``annotations`` ("" when there are none)."""
-    ranks = [_RANK.get(a.get("severity", ""), 0) for a in annotations]
-    return SEVERITIES[max(ranks) - 1] if ranks and max(ranks) else ""
+    top = max((_RANK.get(a.get("severity", ""), 0) for a in annotations), default=0)
+    return SEVERITIES[top - 1] if top else ""
 
 
 # -- views -----------------------------------------------------------------------------------
