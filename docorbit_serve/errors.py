@@ -3,9 +3,9 @@
     DocOrbitError                      code            exit
     ├── UsageError                     usage             2
     ├── ConfigError                    config            1
-    │   └── SourceNotFound             source_not_found  1
     ├── NotPublished                   not_published     3
     ├── NotFound                       not_found         3
+    │   ├── SourceNotFound             source_not_found  3
     │   └── UnknownLibrary             unknown_library   3
     ├── BlockedURL                     blocked_url       5
     ├── FetchError                     fetch_error       6
@@ -62,10 +62,6 @@ class ConfigError(DocOrbitError):
     code = "config"
 
 
-class SourceNotFound(ConfigError):
-    code = "source_not_found"
-
-
 class NotPublished(DocOrbitError):
     code = "not_published"
     exit_code = 3
@@ -74,6 +70,10 @@ class NotPublished(DocOrbitError):
 class NotFound(DocOrbitError):
     code = "not_found"
     exit_code = 3
+
+
+class SourceNotFound(NotFound):
+    code = "source_not_found"
 
 
 class UnknownLibrary(NotFound):
