@@ -14,8 +14,9 @@ Contract: ``slice_pages(pages) -> pa.Table``, deterministic, rows in page order 
   Every non-blank line of a page belongs to exactly one chunk.
 - A section over ``SPLIT_ABOVE_TOKENS`` is split into parts of at most about
   ``PART_TOKENS`` at blank lines outside fences; a block that is itself over ``PART_TOKENS``
-  (e.g. a long release-notes bullet list) is also cut before its top-level list items. Fenced
-  code is never split; a single item or fence larger than that stays whole. Every part keeps heading, anchor, level and breadcrumb; the
+  (e.g. a long release-notes bullet list) is also cut before its top-level list items, and,
+  failing that (a scraped dump without blank lines), before any line. Fenced code is never
+  split; a single line or fence larger than that stays whole. Every part keeps heading, anchor, level and breadcrumb; the
   first part has id ``stable_id("c_", source, path, anchor)``, part *n* ≥ 2 has
   ``stable_id("c_", source, path, anchor, "part-<n>")``.
 - ``prev_id``/``next_id`` link the chunks of a page in order; ``parent_id`` is the (first-part)
@@ -142,14 +143,23 @@ _LIST_ITEM = re.compile(r"^(?:[*+-]|\d{1,9}[.)])[ \t]")
 
 
 def _split_block(scan: Scan, a: int, b: int) -> list[tuple[int, int]]:
-    """A block over ``PART_TOKENS`` cut before its top-level list items (outside fences)."""
+    """A block over ``PART_TOKENS`` cut before its top-level list items, and a piece still over
+    it (e.g. a scraped dump without blank lines) before any line; never inside a fence."""
     lines = scan.lines
-    block = "\n".join(lines[a:b])
-    if b - a < 2 or _at_most(block, PART_TOKENS):
+    if b - a < 2 or _at_most("\n".join(lines[a:b]), PART_TOKENS):
         return [(a, b)]
+    starts = {f.start for f in scan.fences}
     cuts = [i for i in range(a + 1, b) if not scan.in_fence[i] and _LIST_ITEM.match(lines[i])]
+    out: list[tuple[int, int]] = []
     bounds = [a, *cuts, b]
-    return [(x, y) for x, y in zip(bounds, bounds[1:], strict=False) if y > x]
+    for x, y in zip(bounds, bounds[1:], strict=False):
+        if y - x < 2 or _at_most("\n".join(lines[x:y]), PART_TOKENS):
+            out.append((x, y))
+            continue
+        ok = [i for i in range(x + 1, y) if not scan.in_fence[i] or i in starts]
+        edges = [x, *ok, y]
+        out.extend((u, v) for u, v in zip(edges, edges[1:], strict=False) if v > u)
+    return out
 
 
 def _at_most(text: str, limit: int) -> bool:
@@ -191,10 +201,10 @@ def _parts(scan: Scan, sec: _Section) -> list[tuple[int, int]]:
     cur_b = blocks[0][0]
     for a, b in blocks:
         t = count_tokens("\n".join(lines[a:b]))
-        if cur_b > cur_a and cur_tokens + t > PART_TOKENS:
+        if cur_b > cur_a and cur_tokens + t + 1 > PART_TOKENS:  # +1: the joining newline
             parts.append((cur_a, cur_b))
             cur_a, cur_tokens = a, 0
-        cur_b, cur_tokens = b, cur_tokens + t
+        cur_b, cur_tokens = b, cur_tokens + t + 1
     parts.append((cur_a, cur_b))
     out = []
     for a, b in parts:

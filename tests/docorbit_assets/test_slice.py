@@ -416,3 +416,16 @@ def test_slice_numbers_thousands_of_repeated_headings_like_python_markdown():
     md = markdown.Markdown(extensions=["toc", "attr_list"])
     md.convert(page["markdown"])
     assert [h["anchor"] for h in page["headings"]] == list(_toc_ids(md.toc_tokens))
+
+
+def test_slice_cuts_a_long_block_without_blank_lines_at_line_ends_but_never_inside_a_fence():
+    body = "\n".join(
+        f"line {i} of a scraped dump with no blank lines at all here" for i in range(400)
+    )
+    code = "\n".join(f"x_{i} = {i}" for i in range(300))
+    chunks = _chunks(f"# Dump\n{body}\n```python\n{code}\n```\n{body}\n")
+    assert len(chunks) > 3
+    assert all(c["heading"] == "Dump" and c["anchor"] == "dump" for c in chunks)
+    fenced = [c for c in chunks if c["code_blocks"]]
+    assert len(fenced) == 1 and fenced[0]["code_blocks"][0]["code"] == code
+    assert max(c["tokens"] for c in chunks if not c["code_blocks"]) <= PART_TOKENS
