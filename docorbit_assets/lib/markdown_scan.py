@@ -52,7 +52,7 @@ _ATX = re.compile(r"^ {0,3}(?P<hashes>#{1,6})(?:[ \t]+(?P<rest>.*?))?[ \t]*$")
 _SETEXT_UNDERLINE = re.compile(r"^(?P<u>=+|-+)[ \t]*$")
 _CLOSING_HASHES = re.compile(r"(?:^|[ \t]+)#+[ \t]*$")
 # Python-Markdown attr_list's header pattern (a space, then `{...}` at the end of the line).
-_ATTR_LIST = re.compile(r"[ ]+\{\:?(?P<attrs>[^\}\n]*)\}[ ]*$")
+_ATTR_LIST = re.compile(r"[ ]+\{\:?[ ]*(?P<attrs>[^\}\n ][^\n]*)\}[ ]*$")
 _ATTR_ID = re.compile(r"(?:^|\s)#(?P<id>[^\s}]+)")
 _REFDEF = re.compile(r"^ {0,3}\[[^\]]+\]:[ \t]*\S")
 _NOT_SETEXT_TEXT = re.compile(r"^(?: {4,}|\t|[ ]{0,3}(?:[-*+>|<]|\d+[.)]\s|!!!|\?\?\?|:::))")
