@@ -2,6 +2,8 @@
 
 # No `from __future__ import annotations`: Dagster reads these signatures' annotations.
 
+from typing import Any
+
 import dagster as dg
 
 from docorbit_assets.defs.checks import emit, own_rows_spec
@@ -12,7 +14,11 @@ from docorbit_assets.lib import sources as lib_sources
 
 __all__ = ["discovered", "sources"]
 
-_COMMON = {"partitions_def": SOURCE_PARTITIONS, "group_name": "discover", "kinds": {"parquet"}}
+_COMMON: dict[str, Any] = {
+    "partitions_def": SOURCE_PARTITIONS,
+    "group_name": "discover",
+    "kinds": {"parquet"},
+}
 
 
 @dg.asset(**_COMMON, check_specs=[own_rows_spec("sources")])

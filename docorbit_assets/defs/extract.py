@@ -2,6 +2,8 @@
 
 # No `from __future__ import annotations`: Dagster reads these signatures' annotations.
 
+from typing import Any
+
 import dagster as dg
 import pyarrow as pa
 
@@ -13,7 +15,7 @@ from docorbit_assets.lib import extract as lib_extract
 __all__ = ["endpoints", "examples", "links", "pitfalls", "symbols"]
 
 
-def _spec(name: str) -> dict:
+def _spec(name: str) -> dict[str, Any]:
     return {
         "partitions_def": SOURCE_PARTITIONS,
         "group_name": "extract",
