@@ -147,14 +147,14 @@ def test_list_and_remove_round_trip(project):
 def test_remove_of_an_unknown_source_prints_a_json_error(project):
     run("-p", str(project), "add", "docs", "--library", "a")
     r = run("-p", str(project), "remove", "zzz", "--json")
-    assert r.exit_code == 1
+    assert r.exit_code == 3
     err = _json(r)["error"]
     assert err["code"] == "source_not_found" and err["detail"]["known"] == ["a"]
 
 
 def test_errors_without_json_go_to_stderr_only(project):
     r = run("-p", str(project), "remove", "zzz")
-    assert r.exit_code == 1 and r.stdout == ""
+    assert r.exit_code == 3 and r.stdout == ""
     assert "source_not_found" in r.stderr
 
 

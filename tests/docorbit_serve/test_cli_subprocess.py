@@ -50,7 +50,7 @@ def test_console_script_prints_json_errors_on_stdout_with_their_exit_codes(
     proj = tmp_path / "p"
     proj.mkdir()
     cases = [
-        (["remove", "ghost"], 1, "source_not_found"),
+        (["remove", "ghost"], 3, "source_not_found"),
         (["add", "--library", "x"], 2, "usage"),
         (["search", "timeout"], 3, "not_published"),
         (["add", str(proj / "missing"), "--library", "x"], 7, "bad_input"),
