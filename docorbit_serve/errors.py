@@ -42,7 +42,9 @@ class DocOrbitError(Exception):
     code = "error"
     exit_code = 1
 
-    def __init__(self, message: str, *, detail: dict[str, Any] | None = None, code: str | None = None):
+    def __init__(
+        self, message: str, *, detail: dict[str, Any] | None = None, code: str | None = None
+    ):
         super().__init__(message)
         self.message = message
         self.detail = detail or {}

@@ -22,6 +22,7 @@ directory given by ``-p``; a global home keeps its ``docorbit.toml`` inside itse
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import tempfile
@@ -163,10 +164,8 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
             os.fsync(f.fileno())
         os.replace(tmp, path)
     except BaseException:
-        try:
+        with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
-        except FileNotFoundError:
-            pass
         raise
     _fsync_dir(path.parent)
 

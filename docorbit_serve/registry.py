@@ -64,7 +64,9 @@ class SourceConfig:
                 detail={"kind": self.kind},
             )
         if not self.library:
-            raise UsageError("a source needs a library name (--library)", detail={"name": self.name})
+            raise UsageError(
+                "a source needs a library name (--library)", detail={"name": self.name}
+            )
 
     @property
     def is_web(self) -> bool:
@@ -152,7 +154,9 @@ def load_registry(path: Path) -> Registry:
     names = [s.name for s in sources]
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
-        raise ConfigError(f"duplicate source names in {path}: {', '.join(dupes)}", detail={"names": dupes})
+        raise ConfigError(
+            f"duplicate source names in {path}: {', '.join(dupes)}", detail={"names": dupes}
+        )
     return Registry(path, sources, dict(data.get("settings", {})))
 
 

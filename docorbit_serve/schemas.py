@@ -55,7 +55,8 @@ DISCOVERED = pa.schema(
     [
         ("source", _str),
         ("url", _str),
-        ("type", _str),  # llms_txt | llms_full_txt | openapi | markdown | sitemap | github | skill | web | local
+        # type: llms_txt, llms_full_txt, openapi, markdown, sitemap, github, skill, web, local
+        ("type", _str),
         ("discovered_by", _str),
         ("status", _str),  # valid | invalid | unreachable
         ("content_type", _str),
@@ -98,8 +99,14 @@ PAGES = pa.schema(
         ("path", _str),  # relative to the source root (local/git) or the URL path (web)
         ("title", _str),
         ("markdown", _str),
-        ("headings", pa.list_(pa.struct([("level", pa.int32()), ("text", _str), ("anchor", _str)]))),
-        ("links", pa.list_(pa.struct([("text", _str), ("url", _str), ("is_external", pa.bool_())]))),
+        (
+            "headings",
+            pa.list_(pa.struct([("level", pa.int32()), ("text", _str), ("anchor", _str)])),
+        ),
+        (
+            "links",
+            pa.list_(pa.struct([("text", _str), ("url", _str), ("is_external", pa.bool_())])),
+        ),
         ("code_examples", pa.list_(pa.struct([("id", _str), ("language", _str), ("code", _str)]))),
         ("content_hash", _str),
         ("fetched_at", _str),

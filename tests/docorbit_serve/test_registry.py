@@ -14,8 +14,12 @@ def test_registry_round_trips_sources_sorted_by_name(tmp_path: Path) -> None:
     path = tmp_path / "docorbit.toml"
     reg = load_registry(path)
     assert reg.sources == []
-    reg.add(SourceConfig("pydantic-v2", "local", "docs/v2", "pydantic", "2.12", include=("**/*.md",)))
-    reg.add(SourceConfig("httpx", "web", "http://127.0.0.1:8000/", "httpx", limits={"max_pages": 5}))
+    reg.add(
+        SourceConfig("pydantic-v2", "local", "docs/v2", "pydantic", "2.12", include=("**/*.md",))
+    )
+    reg.add(
+        SourceConfig("httpx", "web", "http://127.0.0.1:8000/", "httpx", limits={"max_pages": 5})
+    )
     save_registry(reg)
     again = load_registry(path)
     assert [s.name for s in again.sources] == ["httpx", "pydantic-v2"]
