@@ -496,26 +496,93 @@ def get(
     _emit(state, doc, render.render_doc(doc))
 
 
-@cli.command()
-@click.option("--http", is_flag=True, hidden=True)
-@click.option("--host", hidden=True)
-@click.option("--port", hidden=True)
+@cli.command(name="map")
+@click.option("--library", help="Only this library.")
+@click.option("--version", "version_", help="Only this version label.")
+@click.option("--source", help="Only this source name.")
+@click.option("--max-pages", type=click.IntRange(1, 200), default=50, show_default=True)
+@click.option("--sections-per-page", type=click.IntRange(0, 200), default=40, show_default=True)
+@click.option("--cursor", help="Continue where the previous call stopped (its next_cursor).")
 @json_option
 @click.pass_obj
-def mcp(state: _State, http: bool, host: str | None, port: str | None) -> None:
-    """Serve the published documentation to agents over MCP (stdio)."""
-    if http or host or port:
-        raise UsageError(
-            "the streamable HTTP transport (--http/--host/--port) is not available in this "
-            "version; run `docorbit mcp` for stdio",
-            detail={"http": http, "host": host, "port": port},
-        )
-    home = state.home()
-    from docorbit_serve.mcp_server import build_server
+def map_(
+    state: _State,
+    library: str | None,
+    version_: str | None,
+    source: str | None,
+    max_pages: int,
+    sections_per_page: int,
+    cursor: str | None,
+) -> None:
+    """Outline of the published docs: sources → pages → sections (MCP get_documentation_map)."""
+    from docorbit_serve.reader import documentation_map
 
+    data = documentation_map(
+        _catalog(state.home()),
+        library=library,
+        version=version_,
+        source=source,
+        max_pages=max_pages,
+        sections_per_page=sections_per_page,
+        cursor=cursor,
+    )
+    _emit(state, data, render.render_map(data))
+
+
+@cli.command()
+@click.option("--http", is_flag=True, help="Serve streamable HTTP at /mcp instead of stdio.")
+@click.option("--host", default="127.0.0.1", show_default=True, help="HTTP bind address.")
+@click.option("--port", type=click.IntRange(1, 65535), default=8765, show_default=True)
+@click.option("--allow-host", "allow_hosts", multiple=True, metavar="HOST[:PORT]",
+              help="Also accept this Host header (required to bind beyond loopback), repeatable.")  # fmt: skip
+@click.option("--allow-origin", "allow_origins", multiple=True, metavar="ORIGIN",
+              help="Also accept this browser Origin (scheme://host[:port]), repeatable.")  # fmt: skip
+@click.option("--json-response", is_flag=True, help="HTTP: answer with JSON instead of SSE.")
+@json_option
+@click.pass_obj
+def mcp(
+    state: _State,
+    http: bool,
+    host: str,
+    port: int,
+    allow_hosts: tuple[str, ...],
+    allow_origins: tuple[str, ...],
+    json_response: bool,
+) -> None:
+    """Serve the published documentation to agents over MCP (stdio, or HTTP with --http)."""
+    ctx = click.get_current_context()
+    http_only = [
+        n for n in ("host", "port", "allow_hosts", "allow_origins", "json_response")
+        if ctx.get_parameter_source(n) == click.core.ParameterSource.COMMANDLINE
+    ]  # fmt: skip
+    if http_only and not http:
+        raise UsageError(f"--{http_only[0].replace('_', '-').rstrip('s')} needs --http")
+    home = state.home()
     logging.basicConfig(
         stream=sys.stderr, level=os.environ.get("DOCORBIT_LOG_LEVEL", "WARNING").upper()
     )
+    if http:
+        from docorbit_serve.mcp_http import serve_http
+
+        def ready(policy: Any) -> None:
+            where = f"[{host}]" if ":" in host else host
+            _info(f"docorbit mcp: serving {home.path} at http://{where}:{port}/mcp")
+            if policy.notes:
+                _info("docorbit mcp: also accepting " + ", ".join(policy.notes))
+
+        serve_http(
+            home,
+            host=host,
+            port=port,
+            allow_hosts=allow_hosts,
+            allow_origins=allow_origins,
+            json_response=json_response,
+            on_ready=ready,
+        )
+        _info("docorbit mcp: stopped")
+        return
+    from docorbit_serve.mcp_server import build_server
+
     server = build_server(home)
     _info(f"docorbit mcp: serving {home.path} on stdio")
     try:

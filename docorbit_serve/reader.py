@@ -27,6 +27,22 @@ fetched_at, content_hash) travel with it.
 ``list_sources(catalog)`` lists the published sources (name, library, version, kind, location,
 snapshot, created_at, pages, chunks), sorted by name.
 
+``documentation_map(catalog, *, library=None, version=None, source=None, max_pages=50,
+sections_per_page=40, cursor=None)`` is the outline sources → pages → sections: pages in
+(source, path) order, at most ``max_pages`` per call (``next_cursor`` continues; a cursor from
+another publication or other filters is refused), at most ``sections_per_page`` headings per page
+(``sections_total`` tells how many there are). Headings and titles are fetched text, so the map
+is ``untrusted`` too. An unknown library raises ``UnknownLibrary`` listing the known ones.
+
+``read_page_resource(catalog, page_id, *, offset=0, limit=RESOURCE_READ_LIMIT)`` and
+``read_chunk_resource(...)`` serve the MCP resources ``docorbit://pages/{id}`` and
+``docorbit://chunks/{id}``: the page's Markdown (or the chunk's text) from byte ``offset``, at most
+``limit`` UTF-8 bytes cut at a character boundary, with provenance, ``untrusted: true``,
+``total_bytes``, ``truncated`` and ``next_offset``.
+
+Every read takes the ``publish_id`` from the index file it reads (``index_meta``), on the same
+cursor as the data, so a result never mixes two publications.
+
 SQL lives in ``sql/reader_*.sql`` with named parameters only.
 """
 
@@ -41,10 +57,20 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from docorbit_serve.errors import InputError, NotFound
+from docorbit_serve.errors import InputError, NotFound, UnknownLibrary
 from docorbit_serve.tokens import count_tokens, truncate_to_tokens
 
-__all__ = ["MAX_TOKENS_LIMIT", "MODES", "get_doc", "list_sources"]
+__all__ = [
+    "MAP_MAX_PAGES",
+    "MAX_TOKENS_LIMIT",
+    "MODES",
+    "RESOURCE_READ_LIMIT",
+    "documentation_map",
+    "get_doc",
+    "list_sources",
+    "read_chunk_resource",
+    "read_page_resource",
+]
 
 MODES = ("chunk", "section", "page")
 MAX_TOKENS_LIMIT = 20000
@@ -87,6 +113,12 @@ def _decode_cursor(cursor: str) -> dict[str, Any]:
             "or call get_doc without cursor",
             detail={"cursor": cursor[:200]},
         ) from e
+
+
+def _publish_id(cur: Any) -> str:
+    """The publication of the index this cursor reads (same file as the data, never mixed)."""
+    rows = _rows(cur, "reader_index_publish_id", {})
+    return str(rows[0]["value"]) if rows else ""
 
 
 def _text_hash(text: str) -> str:
@@ -237,6 +269,7 @@ def get_doc(
     cur = catalog.cursor()
     try:
         root, parts, neighbours = _select(cur, mode, root_id)
+        publish_id = _publish_id(cur) or manifest.get("publish_id", "")
     finally:
         cur.close()
 
@@ -284,7 +317,7 @@ def get_doc(
         "anchor": "" if is_page else (root.get("anchor", "") or ""),
         "breadcrumb": [] if is_page else list(root.get("breadcrumb") or []),
         "snapshot": root.get("snapshot") or src_meta.get("snapshot", ""),
-        "publish_id": manifest.get("publish_id", ""),
+        "publish_id": publish_id,
         "fetched_at": root.get("fetched_at") or first.get("fetched_at", "") or "",
         "content_hash": root.get("content_hash", "") or "",
         "untrusted": True,
@@ -334,3 +367,254 @@ def list_sources(catalog: Any) -> list[dict[str, Any]]:
             }
         )
     return out
+
+
+# --------------------------------------------------------------------------- documentation map
+
+MAP_MAX_PAGES = 200
+_MAP_MAX_SECTIONS = 200
+
+
+def _check_library(cur: Any, library: str | None, version: str | None) -> None:
+    if library is None and version is None:
+        return
+    known = {
+        str(lib): [str(v) for v in vers]
+        for lib, vers in cur.execute(_sql("search_libraries")).fetchall()
+    }
+    if library is not None and library not in known:
+        raise UnknownLibrary(
+            f"library {library!r} is not in the published index; known libraries: "
+            + (", ".join(sorted(known)) or "(none)")
+            + " (see list_sources)",
+            detail={"library": library, "known": sorted(known)},
+        )
+    versions = (
+        known[library] if library is not None else sorted({v for vs in known.values() for v in vs})
+    )
+    if version is not None and version not in versions:
+        raise NotFound(
+            f"version {version!r} is not published"
+            + (f" for {library!r}" if library else "")
+            + "; known versions: "
+            + (", ".join(repr(v) for v in versions) or "(none)"),
+            detail={"library": library, "version": version, "known": versions},
+        )
+
+
+def documentation_map(
+    catalog: Any,
+    *,
+    library: str | None = None,
+    version: str | None = None,
+    source: str | None = None,
+    max_pages: int = 50,
+    sections_per_page: int = 40,
+    cursor: str | None = None,
+) -> dict[str, Any]:
+    """Sources → pages → sections outline of the published docs, bounded and paginated."""
+    if not 1 <= int(max_pages) <= MAP_MAX_PAGES:
+        raise InputError(
+            f"max_pages must be between 1 and {MAP_MAX_PAGES}", detail={"max_pages": max_pages}
+        )
+    if not 0 <= int(sections_per_page) <= _MAP_MAX_SECTIONS:
+        raise InputError(
+            f"sections_per_page must be between 0 and {_MAP_MAX_SECTIONS}",
+            detail={"sections_per_page": sections_per_page},
+        )
+    filters = [library, version, source]
+    manifest = catalog.manifest()
+    cur = catalog.cursor()
+    try:
+        publish_id = _publish_id(cur) or str(manifest.get("publish_id", ""))
+        offset = 0
+        if cursor:
+            state = _decode_cursor(cursor)
+            if state.get("id") != "map" or state.get("f") != filters:
+                raise InputError(
+                    "this cursor belongs to another map request; repeat that request or drop the cursor",
+                    detail={"cursor": cursor[:200]},
+                )
+            if state.get("u") != publish_id:
+                raise InputError(
+                    "a new snapshot was published since this cursor was issued; call again without cursor",
+                    detail={"cursor": cursor[:200]},
+                )
+            offset = int(state["o"])
+        _check_library(cur, library, version)
+        if source is not None and source not in (manifest.get("sources") or {}):
+            raise NotFound(
+                f"no published source {source!r}; known: "
+                + ", ".join(sorted(manifest.get("sources") or {})),
+                detail={"source": source},
+            )
+        pages = _rows(
+            cur,
+            "reader_map_pages",
+            {
+                "library": library,
+                "version": version,
+                "source": source,
+                "max_rows": int(max_pages),
+                "offset": offset,
+            },
+        )
+        sections = (
+            _rows(
+                cur,
+                "reader_map_sections",
+                {"page_ids": [p["id"] for p in pages], "max_rows": len(pages) * _MAX_PAGE_CHUNKS},
+            )
+            if pages
+            else []
+        )
+        counts = _rows(cur, "reader_source_counts", {"max_rows": 100000})
+    finally:
+        cur.close()
+    total = int(pages[0]["total"]) if pages else 0
+    by_page: dict[str, list[dict[str, Any]]] = {}
+    for r in sections:
+        outline = by_page.setdefault(str(r["page_id"]), [])
+        if (
+            outline
+            and outline[-1]["anchor"] == (r.get("anchor") or "")
+            and outline[-1]["level"] == int(r.get("level") or 0)
+        ):
+            outline[-1]["tokens"] += int(r.get("tokens") or 0)  # a long section split into parts
+            continue
+        outline.append(
+            {
+                "chunk_id": str(r["id"]),
+                "heading": str(r.get("heading") or ""),
+                "anchor": str(r.get("anchor") or ""),
+                "level": int(r.get("level") or 0),
+                "tokens": int(r.get("tokens") or 0),
+            }
+        )
+    n_pages = {str(r["source"]): int(r["n"]) for r in counts if r["tbl"] == "pages"}
+    src_out: dict[str, dict[str, Any]] = {}
+    for p in pages:
+        name = str(p["source"])
+        meta = (manifest.get("sources") or {}).get(name, {})
+        entry = src_out.setdefault(
+            name,
+            {
+                "name": name,
+                "library": str(p.get("library") or ""),
+                "version": str(p.get("version") or ""),
+                "snapshot": str(meta.get("snapshot", "")),
+                "pages_total": n_pages.get(name, 0),
+                "pages": [],
+            },
+        )
+        outline = by_page.get(str(p["id"]), [])
+        entry["pages"].append(
+            {
+                "page_id": str(p["id"]),
+                "path": str(p.get("path") or ""),
+                "title": str(p.get("title") or ""),
+                "url": str(p.get("url") or ""),
+                "sections_total": len(outline),
+                "sections": outline[: int(sections_per_page)],
+            }
+        )
+    end = offset + len(pages)
+    more = end < total
+    return {
+        "publish_id": publish_id,
+        "untrusted": True,
+        "offset": offset,
+        "pages_total": total,
+        "truncated": more,
+        "next_cursor": _encode_cursor(
+            {"v": 1, "id": "map", "o": end, "f": filters, "u": publish_id}
+        )
+        if more
+        else None,
+        "sources": [src_out[k] for k in sorted(src_out)],
+    }
+
+
+# --------------------------------------------------------------------------- resources
+
+RESOURCE_READ_LIMIT = 64 * 1024
+
+
+def _byte_window(text: str, offset: int, limit: int) -> tuple[str, int, int]:
+    """(text of at most ``limit`` UTF-8 bytes from byte ``offset``, next offset, total bytes)."""
+    data = text.encode("utf-8")
+    if offset < 0 or offset > len(data):
+        raise InputError(
+            f"offset {offset} is outside the document (0..{len(data)})", detail={"offset": offset}
+        )
+    while offset < len(data) and (data[offset] & 0xC0) == 0x80:  # never start inside a character
+        offset += 1
+    end = min(len(data), offset + max(1, int(limit)))
+    while end < len(data) and (data[end] & 0xC0) == 0x80:  # never end inside a character
+        end -= 1
+    return data[offset:end].decode("utf-8"), end, len(data)
+
+
+def _resource(
+    kind: str, row: dict[str, Any], text: str, offset: int, limit: int, publish_id: str
+) -> dict[str, Any]:
+    content, end, total = _byte_window(text, offset, limit)
+    rid = str(row.get("id", ""))
+    more = end < total
+    return {
+        "uri": f"docorbit://{kind}/{rid}" + (f"?offset={offset}" if offset else ""),
+        "id": rid,
+        "kind": kind[:-1],
+        "source": str(row.get("source") or ""),
+        "library": str(row.get("library") or ""),
+        "version": str(row.get("version") or ""),
+        "url": str(row.get("url") or ""),
+        "path": str(row.get("path") or ""),
+        "title": str(row.get("title") or ""),
+        "heading": str(row.get("heading") or ""),
+        "snapshot": str(row.get("snapshot") or ""),
+        "publish_id": publish_id,
+        "fetched_at": str(row.get("fetched_at") or ""),
+        "content_hash": str(row.get("content_hash") or ""),
+        "untrusted": True,
+        "security_annotations": _annotations([row]),
+        "offset": offset,
+        "total_bytes": total,
+        "truncated": more,
+        "next_offset": end if more else None,
+        "next_uri": f"docorbit://{kind}/{rid}?offset={end}" if more else None,
+        "content": content,
+    }
+
+
+def read_page_resource(
+    catalog: Any, page_id: str, *, offset: int = 0, limit: int = RESOURCE_READ_LIMIT
+) -> dict[str, Any]:
+    """The page's Markdown from byte ``offset`` (at most ``limit`` bytes), with provenance."""
+    cur = catalog.cursor()
+    try:
+        rows = _rows(cur, "reader_page_markdown", {"page_id": page_id})
+        publish_id = _publish_id(cur)
+    finally:
+        cur.close()
+    if not rows:
+        raise NotFound(
+            f"no page {page_id!r} in the published snapshot; take page ids from get_documentation_map",
+            detail={"page_id": page_id},
+        )
+    return _resource(
+        "pages", rows[0], str(rows[0].get("markdown") or ""), int(offset), limit, publish_id
+    )
+
+
+def read_chunk_resource(
+    catalog: Any, chunk_id: str, *, offset: int = 0, limit: int = RESOURCE_READ_LIMIT
+) -> dict[str, Any]:
+    """The chunk's text from byte ``offset`` (at most ``limit`` bytes), with provenance."""
+    cur = catalog.cursor()
+    try:
+        row = _find_chunk(cur, chunk_id)
+        publish_id = _publish_id(cur)
+    finally:
+        cur.close()
+    return _resource("chunks", row, str(row.get("text") or ""), int(offset), limit, publish_id)

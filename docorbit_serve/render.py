@@ -23,8 +23,11 @@ from typing import Any
 __all__ = [
     "UNTRUSTED_WARNING",
     "hit_dict",
+    "render_context",
     "render_doc",
     "render_hits",
+    "render_ingest",
+    "render_map",
     "render_sources",
     "untrusted_block",
 ]
@@ -167,3 +170,66 @@ def render_sources(sources: Sequence[Mapping[str, Any]]) -> str:
         ]
         rows.append("| " + " | ".join(_one_line(c, 120).replace("|", "\\|") for c in cells) + " |")
     return "\n".join(rows) + "\n"
+
+
+def render_map(data: Mapping[str, Any]) -> str:
+    """The documentation map as Markdown: metadata lines, then the outline as untrusted data
+    (titles and headings come from the fetched pages)."""
+    n = sum(len(s.get("pages") or ()) for s in data.get("sources") or ())
+    head = (
+        f"## Documentation map · publication `{_one_line(data.get('publish_id'), 80)}`\n"
+        f"pages {int(data.get('offset', 0)) + 1}-{int(data.get('offset', 0)) + n} of "
+        f"{int(data.get('pages_total', 0))}"
+    )
+    if not n:
+        return head + "\n\nNo pages. Drop the filters, or ingest a source first.\n"
+    outline: list[str] = []
+    for s in data.get("sources") or ():
+        outline.append(f"# {s.get('name')} ({s.get('library')} {s.get('version') or ''})".rstrip())
+        for p in s.get("pages") or ():
+            outline.append(f"- {p.get('path')} — {p.get('title')} (page_id {p.get('page_id')})")
+            for sec in p.get("sections") or ():
+                indent = "  " * max(1, int(sec.get("level") or 0))
+                label = sec.get("heading") or "(intro)"
+                outline.append(f"{indent}- {label} ({sec.get('chunk_id')})")
+            hidden = int(p.get("sections_total", 0)) - len(p.get("sections") or ())
+            if hidden > 0:
+                outline.append(f"  - … {hidden} more sections")
+    text = head + "\n\n" + untrusted_block("\n".join(outline), ref="map")
+    if data.get("next_cursor"):
+        text += f"\n\nMore pages: call again with cursor `{data['next_cursor']}`."
+    return text + "\n"
+
+
+def render_context(data: Mapping[str, Any]) -> str:
+    """An implementation-context pack: what was packed, what was left out, then the sections."""
+    items = list(data.get("items") or ())
+    head = (
+        f"## Context for: {_one_line(data.get('task'), 200)}\n"
+        f"intent {_one_line(data.get('intent'), 40)} · {int(data.get('tokens', 0))} of "
+        f"{int(data.get('budget', 0))} tokens · {len(items)} sections"
+    )
+    omitted = list(data.get("omitted") or ())
+    if omitted:
+        head += "\nLeft out (over budget): " + ", ".join(
+            f"`{_one_line(o.get('chunk_id'), 80)}` ({int(o.get('tokens', 0))} tokens)"
+            for o in omitted[:20]
+        )
+    if not items:
+        return head + "\n\nNothing fits. Raise the budget or use search_docs.\n"
+    body = render_hits(str(data.get("task", "")), items, next_cursor=data.get("next_cursor"))
+    return head + "\n\n" + body.split("\n", 2)[2]
+
+
+def render_ingest(data: Mapping[str, Any]) -> str:
+    """An ingest result (metadata only)."""
+    rows = data.get("rows") or {}
+    verb = "added and published" if data.get("added") else "re-ingested and published"
+    return (
+        f"{verb} source `{_one_line(data.get('name'), 80)}` ({_one_line(data.get('kind'), 20)} "
+        f"{_one_line(data.get('location'))})\n"
+        f"snapshot `{_one_line(data.get('snapshot'), 80)}` · publication "
+        f"`{_one_line(data.get('publish_id'), 80)}` · {int(rows.get('pages', 0))} pages · "
+        f"{int(rows.get('chunks', 0))} chunks · {float(data.get('seconds', 0)):.1f} s\n"
+        "Search it with search_docs (library filter) or browse it with get_documentation_map.\n"
+    )
