@@ -141,8 +141,15 @@ def _check_problems(evaluation: Any) -> dict[str, Any]:
 
 
 def _materialize(
-    home: Home, instance: dg.DagsterInstance, selection: list, partition: str | None
+    home: Home,
+    instance: dg.DagsterInstance,
+    selection: list,
+    partition: str | None,
+    allow_hosts: tuple[str, ...] = (),
 ) -> dg.ExecuteInProcessResult:
+    tags = {"docorbit/entry": "run_ingest"}
+    if allow_hosts:  # per-run allowances, read by the discover and fetch assets
+        tags["docorbit/allow_hosts"] = ",".join(allow_hosts)
     with contextlib.redirect_stdout(sys.stderr):
         return dg.materialize(
             ALL_ASSETS + ALL_CHECKS,
@@ -152,7 +159,7 @@ def _materialize(
             resources=build_resources(home),
             run_config=_QUIET,
             raise_on_error=False,
-            tags={"docorbit/entry": "run_ingest"},
+            tags=tags,
         )
 
 
@@ -178,8 +185,12 @@ def run_ingest(
     *,
     sources: list[str] | None = None,
     progress: Callable[[str], None] | None = None,
+    allow_hosts: tuple[str, ...] = (),
 ) -> dict[str, Any]:
-    """Ingest ``sources`` (default: all configured) and publish; see the module docstring."""
+    """Ingest ``sources`` (default: all configured) and publish; see the module docstring.
+
+    ``allow_hosts``: extra ``HOST:PORT`` fetch allowances for this run only (``--allow-host``).
+    """
     say = progress or (lambda _msg: None)
     registry = load_registry(home.config_path)
     if not registry.sources:
@@ -207,7 +218,7 @@ def run_ingest(
         for cfg in selected:
             say(f"{cfg.name}: ingesting {cfg.kind} source {cfg.location}")
             started = time.perf_counter()
-            result = _materialize(home, instance, PER_SOURCE_ASSETS, cfg.name)
+            result = _materialize(home, instance, PER_SOURCE_ASSETS, cfg.name, tuple(allow_hosts))
             entry = _source_entry(home, cfg.name, result)
             entry["seconds"] = round(time.perf_counter() - started, 3)
             report["sources"][cfg.name] = entry

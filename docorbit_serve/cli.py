@@ -33,7 +33,13 @@ from typing import Any
 import click
 
 from docorbit_serve import render
-from docorbit_serve.errors import DocOrbitError, IngestError, InputError, UsageError
+from docorbit_serve.errors import (
+    BlockedURL,
+    DocOrbitError,
+    IngestError,
+    InputError,
+    UsageError,
+)
 from docorbit_serve.home import Home, resolve_home
 from docorbit_serve.registry import KINDS, Registry, SourceConfig, load_registry, save_registry
 
@@ -239,6 +245,9 @@ def add(
         if not _HOST_PORT.match(h):
             raise UsageError(f"--allow-host wants HOST:PORT, got {h!r}", detail={"allow_host": h})
     kind, location = _location(path_or_url, kind, home.project_root)
+    reg = load_registry(home.config_path)
+    if _is_url(location):
+        _check_policy(location, (*reg.allow_hosts, *allow_hosts))
     src = SourceConfig(
         name=name or (f"{library}-{version_}" if version_ else library),
         kind=kind,
@@ -249,7 +258,6 @@ def add(
         exclude=tuple(exclude),
         allow_hosts=tuple(allow_hosts),
     )
-    reg = load_registry(home.config_path)
     reg.add(src)
     save_registry(reg)
     _info(f"run `docorbit ingest --source {src.name}` to fetch and publish it")
@@ -258,6 +266,13 @@ def add(
         {"added": src.to_toml(), "config": str(home.config_path)},
         f"added {src.name} ({src.kind} {src.location}) → {home.config_path}",
     )
+
+
+def _check_policy(url: str, allow_hosts: tuple[str, ...]) -> None:
+    """Refuse a URL the fetch policy blocks (``BlockedURL``, exit 5), without any network I/O."""
+    from docorbit_assets.lib.netpolicy import NetPolicy, check_url  # light: no Dagster
+
+    check_url(url, NetPolicy(allow_hosts=tuple(allow_hosts)))
 
 
 def _published_sources(home: Home) -> dict[str, Any]:
@@ -325,11 +340,16 @@ def remove(state: _State, name: str) -> None:
 
 @cli.command()
 @click.option("--source", "source", metavar="NAME", help="Only this source (default: all).")
+@click.option("--allow-host", "allow_hosts", multiple=True, metavar="HOST:PORT",
+              help="Allow this otherwise refused host for this run only, repeatable.")  # fmt: skip
 @json_option
 @click.pass_obj
-def ingest(state: _State, source: str | None) -> None:
+def ingest(state: _State, source: str | None, allow_hosts: tuple[str, ...]) -> None:
     """Fetch, process and publish the sources (runs the Dagster asset graph in-process)."""
     home = state.home()
+    for h in allow_hosts:
+        if not _HOST_PORT.match(h):
+            raise UsageError(f"--allow-host wants HOST:PORT, got {h!r}", detail={"allow_host": h})
     reg = load_registry(home.config_path)
     if source:
         reg.get(source)  # SourceNotFound with the known names
@@ -339,10 +359,24 @@ def ingest(state: _State, source: str | None) -> None:
         )
     from docorbit_assets.ingest import run_ingest  # the one hand-over to the pipeline
 
-    report = run_ingest(home, sources=[source] if source else None, progress=_info)
+    report = run_ingest(
+        home, sources=[source] if source else None, progress=_info, allow_hosts=allow_hosts
+    )
     if not report.get("ok"):
+        if _all_blocked(report):
+            raise BlockedURL(_ingest_failure(report), detail=report)
         raise IngestError(_ingest_failure(report), detail=report)
     _emit(state, report, _ingest_text(report))
+
+
+def _all_blocked(report: dict[str, Any]) -> bool:
+    """True when every failed source failed because the fetch policy refused its URL."""
+    failed = [e for e in (report.get("sources") or {}).values() if e.get("status") != "ok"]
+    codes = [
+        {s.get("code") for s in ((e.get("error") or {}).get("detail") or {}).get("steps", [])}
+        for e in failed
+    ]
+    return bool(failed) and all("blocked_url" in c for c in codes)
 
 
 def _ingest_failure(report: dict[str, Any]) -> str:

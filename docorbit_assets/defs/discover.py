@@ -12,7 +12,9 @@ from docorbit_assets.defs.resources import DocOrbitResource
 from docorbit_assets.lib import discover as lib_discover
 from docorbit_assets.lib import sources as lib_sources
 
-__all__ = ["discovered", "sources"]
+__all__ = ["ALLOW_HOSTS_TAG", "discovered", "run_allow_hosts", "sources"]
+
+ALLOW_HOSTS_TAG = "docorbit/allow_hosts"
 
 _COMMON: dict[str, Any] = {
     "partitions_def": SOURCE_PARTITIONS,
@@ -33,6 +35,15 @@ def sources(context: dg.AssetExecutionContext, docorbit: DocOrbitResource):
 @dg.asset(**_COMMON, deps=[sources], check_specs=[own_rows_spec("discovered")])
 def discovered(context: dg.AssetExecutionContext, docorbit: DocOrbitResource):
     """Candidate endpoints of the source, ranked (llms.txt, Markdown, local folder, ...)."""
-    cfg = docorbit.source(context.partition_key)
-    table = lib_discover.discover(cfg, docorbit.resolve().project_root)
+    registry = docorbit.registry()
+    cfg = registry.get(context.partition_key)
+    hosts = (*registry.allow_hosts, *run_allow_hosts(context))
+    table = lib_discover.discover(cfg, registry.project_root, allow_hosts=hosts)
     yield from emit("discovered", table, cfg.name)
+
+
+def run_allow_hosts(context: dg.AssetExecutionContext) -> tuple[str, ...]:
+    """Per-run allowances (``docorbit ingest --allow-host``), carried by the run tag
+    ``docorbit/allow_hosts`` (comma-separated HOST:PORT)."""
+    raw = context.run.tags.get(ALLOW_HOSTS_TAG, "")
+    return tuple(h for h in raw.split(",") if h)

@@ -6,9 +6,11 @@ import dagster as dg
 import pyarrow as pa
 
 from docorbit_assets.defs.checks import emit, own_rows_spec
+from docorbit_assets.defs.discover import run_allow_hosts
 from docorbit_assets.defs.partitions import SOURCE_PARTITIONS
 from docorbit_assets.defs.resources import DocOrbitResource
 from docorbit_assets.lib import fetch as lib_fetch
+from docorbit_assets.lib.snapshot import read_parquet
 
 __all__ = ["fetches"]
 
@@ -23,7 +25,13 @@ def fetches(context: dg.AssetExecutionContext, docorbit: DocOrbitResource, disco
     """One row per fetched document (status, bytes, etag, error code, body)."""
     registry = docorbit.registry()
     cfg = registry.get(context.partition_key)
+    staged = docorbit.resolve().staging_file("fetches", cfg.name)
+    previous = read_parquet(staged) if staged.exists() else None  # for conditional GETs
     table = lib_fetch.fetch_source(
-        cfg, discovered, registry.project_root, allow_hosts=registry.allow_hosts
+        cfg,
+        discovered,
+        registry.project_root,
+        allow_hosts=(*registry.allow_hosts, *run_allow_hosts(context)),
+        previous=previous,
     )
     yield from emit("fetches", table, cfg.name)

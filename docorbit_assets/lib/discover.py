@@ -35,14 +35,14 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import urljoin, urlsplit, urlunsplit
 
 import pyarrow as pa
 
-from docorbit_serve.errors import FetchError
+from docorbit_serve.errors import BlockedURL, FetchError
 from docorbit_serve.registry import SourceConfig
 from docorbit_serve.schemas import SCHEMAS, canonical_json
 
@@ -60,6 +60,7 @@ __all__ = [
     "is_html",
     "local_markdown_files",
     "parse_llms_txt",
+    "with_allow_hosts",
 ]
 
 MARKDOWN_SUFFIXES = (".md", ".mdx", ".markdown")
@@ -351,6 +352,15 @@ def _probe_url(cfg: SourceConfig, url: str, ctype: str, by: str) -> Candidate:
             deadline=limits.deadline,
             max_bytes=limits.max_bytes,
             allow_hosts=cfg.allow_hosts,
+            limits=cfg.limits,
+        )
+    except BlockedURL as e:
+        reason = e.detail.get("reason", "")
+        return Candidate(
+            **base,
+            status="invalid",
+            rationale=f"blocked_url ({reason}): {e.message}",
+            metadata={"error_code": "blocked_url", "reason": reason},
         )
     except FetchError as e:
         return Candidate(
@@ -461,8 +471,17 @@ def _rank(cands: Iterable[Candidate]) -> list[tuple[int, Candidate]]:
 
 
 def discover(
-    cfg: SourceConfig, project_root: Path, *, providers: Sequence[Provider] | None = None
+    cfg: SourceConfig,
+    project_root: Path,
+    *,
+    providers: Sequence[Provider] | None = None,
+    allow_hosts: Sequence[str] = (),
 ) -> pa.Table:
+    """Run the applicable providers and rank their candidates (one ``discovered`` table).
+
+    ``allow_hosts`` (registry-wide and per-run allowances) are merged with ``cfg.allow_hosts``.
+    """
+    cfg = with_allow_hosts(cfg, allow_hosts)
     found: list[Candidate] = []
     applicable = [p for p in (PROVIDERS if providers is None else providers) if cfg.kind in p.kinds]
     for provider in applicable:
@@ -488,6 +507,13 @@ def discover(
         for rank, c in _rank(found)
     ]
     return pa.Table.from_pylist(rows, schema=SCHEMAS["discovered"])
+
+
+def with_allow_hosts(cfg: SourceConfig, extra: Sequence[str]) -> SourceConfig:
+    """``cfg`` with ``extra`` allowances appended (order kept, duplicates dropped)."""
+    if not extra:
+        return cfg
+    return replace(cfg, allow_hosts=tuple(dict.fromkeys((*cfg.allow_hosts, *extra))))
 
 
 def best_candidate(discovered: pa.Table) -> dict[str, Any] | None:

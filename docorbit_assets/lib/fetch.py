@@ -44,18 +44,13 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import ssl
-import time
-import zlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin, urlsplit, urlunsplit
 
-import certifi
-import httpx
 import pyarrow as pa
 
 from docorbit_assets.lib.discover import (
@@ -65,8 +60,10 @@ from docorbit_assets.lib.discover import (
     is_html,
     local_markdown_files,
     parse_llms_txt,
+    with_allow_hosts,
 )
-from docorbit_serve.errors import FetchError
+from docorbit_assets.lib.secure_fetch import FetchPolicy, SecureFetcher
+from docorbit_serve.errors import BlockedURL, FetchError
 from docorbit_serve.registry import SourceConfig
 from docorbit_serve.schemas import SCHEMAS
 
@@ -80,9 +77,8 @@ __all__ = [
     "http_get",
 ]
 
-USER_AGENT = "DocOrbit/0.1 (+docs ingestion)"
-MAX_REDIRECTS = 5
-_CHUNK = 64 * 1024
+USER_AGENT = FetchPolicy.user_agent
+MAX_REDIRECTS = FetchPolicy.max_redirects
 
 
 @dataclass(frozen=True)
@@ -113,6 +109,7 @@ class Response:
     body: bytes  # decoded content, at most max_bytes
     truncated: bool  # the body was cut at max_bytes
     redirects: int
+    not_modified: bool = False  # 304 to a conditional GET: keep the stored body
 
     @property
     def content_type(self) -> str:
@@ -130,109 +127,57 @@ def http_get(
     deadline: float = 30.0,
     max_bytes: int = 10 * 1024 * 1024,
     headers: dict[str, str] | None = None,
-    allow_hosts: Sequence[str] = (),  # noqa: ARG001 - honoured by the secure fetcher (later issue)
+    allow_hosts: Sequence[str] = (),
+    limits: Mapping[str, Any] | None = None,
+    etag: str | None = None,
+    last_modified: str | None = None,
 ) -> Response:
-    """GET ``url`` with timeouts, a total deadline, a byte cap and at most 5 redirects."""
-    end = time.monotonic() + deadline
-    send = {"User-Agent": USER_AGENT, "Accept-Encoding": "gzip, deflate", **(headers or {})}
-    current = url
-    with httpx.Client(
-        timeout=httpx.Timeout(timeout, connect=timeout, read=timeout, write=timeout, pool=timeout),
-        follow_redirects=False,
-        trust_env=False,
-        verify=_ssl_context(),
-    ) as client:
-        for hop in range(MAX_REDIRECTS + 1):
-            _check_url(current)
-            resp = _get_once(client, current, send, end, max_bytes)
-            location = resp.headers.get("location")
-            if resp.status not in (301, 302, 303, 307, 308) or not location:
-                return Response(
-                    url, current, resp.status, resp.headers, resp.body, resp.truncated, hop
-                )
-            current = urljoin(current, location)
-        raise FetchError(
-            f"more than {MAX_REDIRECTS} redirects from {url}",
-            code="too_many_redirects",
-            detail={"url": url, "last": current},
-        )
+    """GET ``url`` through the secure fetcher (policy, pinning, deadline, cap, robots, retries).
+
+    Raises ``BlockedURL`` (policy) or ``FetchError`` (typed ``code``); HTTP error statuses are
+    returned. A body over ``max_bytes`` is cut and marked ``truncated``.
+    """
+    fetcher = fetcher_for(
+        limits, allow_hosts, deadline_s=float(deadline), connect_timeout_s=float(timeout)
+    )
+    r = fetcher.get(
+        url,
+        headers=headers,
+        etag=etag or None,
+        last_modified=last_modified or None,
+        truncate=True,
+        max_bytes=max_bytes,
+    )
+    hdrs: dict[str, str] = {}
+    for k, v in r.headers:
+        hdrs[k] = v
+    return Response(
+        url, r.final_url, r.status, hdrs, r.body, r.truncated, len(r.hops), r.not_modified
+    )
 
 
-@functools.cache
-def _ssl_context() -> ssl.SSLContext:
-    # Building a context loads the CA bundle (~50 ms); one per process is enough.
-    return ssl.create_default_context(cafile=certifi.where())
+def fetcher_for(
+    limits: Mapping[str, Any] | None = None, allow_hosts: Iterable[str] = (), **kw: Any
+) -> SecureFetcher:
+    """The process-wide ``SecureFetcher`` for this policy (robots and politeness state shared)."""
+    policy = FetchPolicy.from_limits(
+        {
+            k: tuple(v) if isinstance(v, list) else v
+            for k, v in dict(limits or {}).items()
+            if k not in _NOT_POLICY
+        },
+        tuple(dict.fromkeys(allow_hosts)),
+        **kw,
+    )
+    return _cached_fetcher(policy)
 
 
-def _check_url(url: str) -> None:
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise FetchError(
-            f"only http(s) URLs with a host can be fetched, not {url!r}",
-            code="bad_url",
-            detail={"url": url},
-        )
+_NOT_POLICY = frozenset({"max_pages", "max_bytes"})  # per-call or per-stage, not fetcher state
 
 
-def _get_once(
-    client: httpx.Client, url: str, headers: dict[str, str], end: float, max_bytes: int
-) -> Response:
-    if time.monotonic() >= end:
-        raise FetchError(f"deadline passed before {url}", code="timeout", detail={"url": url})
-    try:
-        with client.stream("GET", url, headers=headers) as r:
-            hdrs = {k.lower(): v for k, v in r.headers.items()}
-            body, cut = _read_capped(r, hdrs.get("content-encoding", ""), end, max_bytes, url)
-            return Response(url, url, r.status_code, hdrs, body, cut, 0)
-    except httpx.TimeoutException as e:
-        raise FetchError(f"timed out fetching {url}", code="timeout", detail={"url": url}) from e
-    except httpx.ConnectError as e:
-        raise FetchError(
-            f"could not connect to {url}: {e}", code="connect_error", detail={"url": url}
-        ) from e
-    except httpx.HTTPError as e:
-        raise FetchError(
-            f"HTTP protocol error from {url}: {e}", code="protocol_error", detail={"url": url}
-        ) from e
-
-
-def _read_capped(
-    r: httpx.Response, encoding: str, end: float, max_bytes: int, url: str
-) -> tuple[bytes, bool]:
-    decoder = _decoder(encoding.strip().lower(), url)
-    buf = bytearray()
-    for raw in r.iter_raw(_CHUNK):
-        if time.monotonic() >= end:
-            raise FetchError(f"deadline passed reading {url}", code="timeout", detail={"url": url})
-        room = max_bytes - len(buf)
-        piece = decoder(raw, room + 1) if decoder else raw[: room + 1]
-        buf.extend(piece)
-        if len(buf) > max_bytes:
-            return bytes(buf[:max_bytes]), True
-    return bytes(buf), False
-
-
-def _decoder(encoding: str, url: str) -> Callable[[bytes, int], bytes] | None:
-    if encoding in ("", "identity"):
-        return None
-    if encoding not in ("gzip", "x-gzip", "deflate"):
-        raise FetchError(
-            f"{url} uses content-encoding {encoding!r}; only gzip and deflate are accepted",
-            code="unsupported_encoding",
-            detail={"url": url, "encoding": encoding},
-        )
-    # wbits 47 = auto-detect gzip/zlib headers; max_length bounds memory per step (no bombs).
-    d = zlib.decompressobj(47 if encoding != "deflate" else 15)
-
-    def step(data: bytes, limit: int) -> bytes:
-        try:
-            return d.decompress(data, max(limit, 1))
-        except zlib.error as e:
-            raise FetchError(
-                f"corrupt {encoding} body from {url}", code="protocol_error", detail={"url": url}
-            ) from e
-
-    return step
+@functools.lru_cache(maxsize=16)
+def _cached_fetcher(policy: FetchPolicy) -> SecureFetcher:
+    return SecureFetcher(policy)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -299,21 +244,45 @@ def _fetch_local(cfg: SourceConfig, cand: dict[str, Any], project_root: Path) ->
     return rows
 
 
-def _web_row(cfg: SourceConfig, url: str, *, markdown_only: bool) -> dict[str, Any]:
-    lim = fetch_limits(cfg)
-    fetched_at = _now()
-    try:
-        r = http_get(
+@dataclass
+class _Job:
+    """One ``fetch_source`` call: the source, its previous rows (conditional GET) and counters."""
+
+    cfg: SourceConfig
+    project_root: Path
+    previous: dict[str, dict[str, Any]]
+    unchanged: int = 0
+
+    def get(self, url: str, **kw: Any) -> Response:
+        lim = fetch_limits(self.cfg)
+        return http_get(
             url,
             timeout=lim.timeout,
             deadline=lim.deadline,
             max_bytes=lim.max_bytes,
-            allow_hosts=cfg.allow_hosts,
+            allow_hosts=self.cfg.allow_hosts,
+            limits=self.cfg.limits,
+            **kw,
         )
-    except FetchError as e:
+
+
+def _web_row(job: _Job, url: str, *, markdown_only: bool, html_ok: bool = False) -> dict[str, Any]:
+    cfg = job.cfg
+    lim = fetch_limits(cfg)
+    fetched_at = _now()
+    before = job.previous.get(url)
+    cond = {}
+    if before and before["ok"] and (before["etag"] or before["last_modified"]):
+        cond = {"etag": before["etag"], "last_modified": before["last_modified"]}
+    try:
+        r = job.get(url, **cond)
+    except (FetchError, BlockedURL) as e:
         return _row(
             cfg.name, url, error_code=e.code, error_message=e.message, fetched_at=fetched_at
         )
+    if r.not_modified and before is not None:
+        job.unchanged += 1  # 304: the stored page stands, byte for byte
+        return {**before, "fetched_at": fetched_at}
     meta = {
         "final_url": r.final_url,
         "status": r.status,
@@ -322,13 +291,14 @@ def _web_row(cfg: SourceConfig, url: str, *, markdown_only: bool) -> dict[str, A
         "last_modified": r.headers.get("last-modified", ""),
         "fetched_at": fetched_at,
     }
-    if r.status >= 400:
+    if r.status >= 400 or r.status == 304:
         return _row(
-            cfg.name, url, **meta, error_code="http_error", error_message=f"HTTP {r.status}"
+            cfg.name, url, **meta, error_code="http_status", error_message=f"HTTP {r.status}"
         )
     declared_md = "markdown" in r.content_type.lower()
     named_md = urlsplit(r.final_url).path.lower().endswith(MARKDOWN_SUFFIXES)
-    if is_html(r.body, r.content_type) or (markdown_only and not (declared_md or named_md)):
+    html = is_html(r.body, r.content_type)
+    if (html and not html_ok) or (markdown_only and not (declared_md or named_md)):
         return _row(
             cfg.name,
             url,
@@ -347,18 +317,19 @@ def _web_row(cfg: SourceConfig, url: str, *, markdown_only: bool) -> dict[str, A
     )
 
 
-def _primary(cfg: SourceConfig, url: str) -> dict[str, Any]:
-    row = _web_row(cfg, url, markdown_only=False)
+def _primary(job: _Job, url: str, *, html_ok: bool = False) -> dict[str, Any]:
+    row = _web_row(job, url, markdown_only=False, html_ok=html_ok)
     if not row["ok"]:
-        raise FetchError(
-            f"could not fetch {url} for source {cfg.name!r}: {row['error_message']}",
-            detail={"source": cfg.name, "url": url, "error_code": row["error_code"]},
-        )
+        detail = {"source": job.cfg.name, "url": url, "error_code": row["error_code"]}
+        message = f"could not fetch {url} for source {job.cfg.name!r}: {row['error_message']}"
+        if row["error_code"] == "blocked_url":
+            raise BlockedURL(message, detail=detail)
+        raise FetchError(message, detail=detail)
     return row
 
 
-def _fetch_single(cfg: SourceConfig, cand: dict[str, Any], project_root: Path) -> list[dict]:
-    return [_primary(cfg, cand["url"])]
+def _fetch_single(job: _Job, cand: dict[str, Any]) -> list[dict]:
+    return [_primary(job, cand["url"])]
 
 
 def _entry_urls(cfg: SourceConfig, index_url: str, text: str) -> list[str]:
@@ -384,28 +355,40 @@ def _same_origin(a: str, b: str) -> bool:
     return (pa_.hostname, pa_.port) == (pb.hostname, pb.port)
 
 
-def _fetch_llms_index(cfg: SourceConfig, cand: dict[str, Any], project_root: Path) -> list[dict]:
-    index = _primary(cfg, cand["url"])
-    text = index["body"].decode("utf-8-sig", errors="replace")
-    max_pages = fetch_limits(cfg).max_pages
-    rows = [index]
-    for i, url in enumerate(_entry_urls(cfg, index["final_url"], text)):
+def _page_rows(job: _Job, urls: Sequence[str], **kw: Any) -> list[dict]:
+    max_pages = fetch_limits(job.cfg).max_pages
+    rows = []
+    for i, url in enumerate(urls):
         if i >= max_pages:
             rows.append(
                 _row(
-                    cfg.name,
+                    job.cfg.name,
                     url,
                     error_code="page_limit",
                     error_message=f"not fetched: max_pages ({max_pages}) reached",
                 )
             )
             continue
-        rows.append(_web_row(cfg, url, markdown_only=True))
+        rows.append(_web_row(job, url, **kw))
+    return rows
+
+
+def _fetch_llms_index(job: _Job, cand: dict[str, Any]) -> list[dict]:
+    index = _primary(job, cand["url"])
+    text = index["body"].decode("utf-8-sig", errors="replace")
+    rows = [
+        index,
+        *_page_rows(job, _entry_urls(job.cfg, index["final_url"], text), markdown_only=True),
+    ]
     return sorted(rows, key=lambda r: r["url"])
 
 
-_STRATEGIES: dict[str, Callable[[SourceConfig, dict[str, Any], Path], list[dict]]] = {
-    "local": _fetch_local,
+def _fetch_local_job(job: _Job, cand: dict[str, Any]) -> list[dict]:
+    return _fetch_local(job.cfg, cand, job.project_root)
+
+
+_STRATEGIES: dict[str, Callable[[_Job, dict[str, Any]], list[dict]]] = {
+    "local": _fetch_local_job,
     "llms_full_txt": _fetch_single,
     "markdown": _fetch_single,
     "llms_txt": _fetch_llms_index,
@@ -418,35 +401,35 @@ def fetch_source(
     project_root: Path,
     *,
     allow_hosts: Sequence[str] = (),
+    previous: pa.Table | None = None,
 ) -> pa.Table:
-    """Fetch ``cfg`` from its best discovered candidate; raises ``FetchError`` when none is valid.
+    """Fetch ``cfg`` from its best discovered candidate; raises ``FetchError`` when none is valid
+    (``BlockedURL`` when the policy refused the source's own URLs).
 
-    ``allow_hosts`` (registry-wide, merged with ``cfg.allow_hosts``) is passed to ``http_get``
-    for the SSRF guard that a later issue adds; it changes nothing today.
+    ``allow_hosts`` (registry-wide and per-run allowances) are merged with ``cfg.allow_hosts``.
+    ``previous`` is the last ``fetches`` table of this source: its ETag / Last-Modified are sent
+    as a conditional GET and a 304 keeps its row (body included) unchanged.
     """
-    if allow_hosts:
-        cfg = _with_hosts(cfg, allow_hosts)
+    cfg = with_allow_hosts(cfg, allow_hosts)
+    prev = {r["url"]: r for r in previous.to_pylist()} if previous is not None else {}
+    job = _Job(cfg, project_root, prev)
     best = best_candidate(discovered)
     if best is None:
-        reasons = "; ".join(
-            f"{r['url']}: {r['rationale']}" for r in discovered.to_pylist() if r["rationale"]
+        rows = discovered.to_pylist()
+        reasons = "; ".join(f"{r['url']}: {r['rationale']}" for r in rows if r["rationale"])
+        message = (
+            f"source {cfg.name!r} has nothing valid to fetch ({reasons or 'nothing discovered'})"
         )
-        raise FetchError(
-            f"source {cfg.name!r} has nothing valid to fetch ({reasons or 'nothing discovered'})",
-            detail={"source": cfg.name, "location": cfg.location},
-        )
+        detail = {"source": cfg.name, "location": cfg.location}
+        blocked = [r for r in rows if '"error_code":"blocked_url"' in r["metadata_json"]]
+        if blocked and len(blocked) == sum(r["status"] != "valid" for r in rows):
+            raise BlockedURL(message, detail={**detail, "urls": [r["url"] for r in blocked]})
+        raise FetchError(message, detail=detail)
     strategy = _STRATEGIES.get(best["type"])
     if strategy is None:
         raise FetchError(
             f"no fetch strategy for candidate type {best['type']!r} ({best['url']})",
             detail={"source": cfg.name, "type": best["type"]},
         )
-    rows = strategy(cfg, best, project_root)
+    rows = strategy(job, best)
     return pa.Table.from_pylist(rows, schema=SCHEMAS["fetches"])
-
-
-def _with_hosts(cfg: SourceConfig, extra: Sequence[str]) -> SourceConfig:
-    from dataclasses import replace
-
-    hosts = tuple(dict.fromkeys((*cfg.allow_hosts, *extra)))
-    return replace(cfg, allow_hosts=hosts)

@@ -13,7 +13,7 @@ from docorbit_assets.lib.discover import (
 )
 from docorbit_serve.registry import SourceConfig
 from docorbit_serve.schemas import SCHEMAS
-from tests.support.http import Route, serve_directory, serve_routes
+from tests.support.http import Route, serve_directory, serve_routes, web_source
 from tests.support.paths import FIXTURE_SITE, SHARED_DATA
 
 LLMS = SHARED_DATA / "llms"
@@ -24,7 +24,7 @@ HTML = b"<!DOCTYPE html>\n<html><head><title>Home</title></head><body>hi</body><
 
 
 def _web(url: str, kind: str = "web") -> SourceConfig:
-    return SourceConfig(name="demo", kind=kind, location=url, library="demo")
+    return web_source(url, kind)
 
 
 def _rows(table):

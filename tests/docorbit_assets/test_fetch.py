@@ -8,10 +8,17 @@ import pytest
 
 from docorbit_assets.lib.discover import discover
 from docorbit_assets.lib.fetch import USER_AGENT, fetch_source, http_get
-from docorbit_serve.errors import FetchError
+from docorbit_serve.errors import BlockedURL, FetchError
 from docorbit_serve.registry import SourceConfig
 from docorbit_serve.schemas import SCHEMAS
-from tests.support.http import Route, serve_directory, serve_routes
+from tests.support.http import (
+    FAST_LIMITS,
+    Route,
+    allowance,
+    serve_directory,
+    serve_routes,
+    web_source,
+)
 from tests.support.paths import FIXTURE_SITE
 
 MD = "text/markdown; charset=utf-8"
@@ -22,7 +29,7 @@ def _local(location: str = "docs", **kw) -> SourceConfig:
 
 
 def _web(url: str, **kw) -> SourceConfig:
-    return SourceConfig(name="w", kind="web", location=url, library="w", **kw)
+    return web_source(url, name="w", **kw)
 
 
 def _fetch(cfg: SourceConfig, root: Path = Path(".")):
@@ -128,7 +135,7 @@ def test_llms_txt_entries_that_fail_are_recorded_as_rows():
     assert (rows["/gone.md"]["ok"], rows["/gone.md"]["status"], rows["/gone.md"]["error_code"]) == (
         False,
         404,
-        "http_error",
+        "http_status",
     )
     assert rows["/page.html"]["error_code"] == "not_markdown"
     assert rows["/notes"]["error_code"] == "not_markdown"
@@ -175,20 +182,20 @@ def _redirects(n: int) -> dict:
 
 def test_http_get_follows_up_to_five_redirects_and_reports_the_final_url():
     with serve_routes(_redirects(5)) as base:
-        resp = http_get(base + "r0")
+        resp = _get(base, "r0")
     assert (resp.status, resp.body, resp.redirects) == (200, b"done", 5)
     assert resp.final_url == base + "r5"
 
 
 def test_http_get_refuses_a_sixth_redirect():
     with serve_routes(_redirects(6)) as base, pytest.raises(FetchError) as err:
-        http_get(base + "r0")
+        _get(base, "r0")
     assert err.value.code == "too_many_redirects"
 
 
 def test_http_get_cuts_the_body_at_the_byte_cap():
     with serve_routes({"/big": b"x" * 100_000}) as base:
-        resp = http_get(base + "big", max_bytes=1000)
+        resp = _get(base, "big", max_bytes=1000)
     assert resp.truncated and resp.body == b"x" * 1000
 
 
@@ -196,8 +203,8 @@ def test_http_get_decodes_gzip_within_the_byte_cap():
     payload = gzip.compress(b"# zipped\n" * 10_000)
     route = Route(body=payload, content_type=MD, headers={"Content-Encoding": "gzip"})
     with serve_routes({"/z.md": route}) as base:
-        full = http_get(base + "z.md")
-        cut = http_get(base + "z.md", max_bytes=50)
+        full = _get(base, "z.md")
+        cut = _get(base, "z.md", max_bytes=50)
     assert full.body == b"# zipped\n" * 10_000 and not full.truncated
     assert cut.truncated and cut.body == (b"# zipped\n" * 10)[:50]
 
@@ -207,10 +214,61 @@ def test_http_get_sends_the_docorbit_user_agent():
         return Route(body=headers.get("user-agent", "").encode())
 
     with serve_routes({"/ua": echo}) as base:
-        assert http_get(base + "ua").body == USER_AGENT.encode()
+        assert _get(base, "ua").body == USER_AGENT.encode()
 
 
 def test_http_get_refuses_non_http_urls():
-    with pytest.raises(FetchError) as err:
+    with pytest.raises(BlockedURL) as err:
         http_get("file:///etc/passwd")
-    assert err.value.code == "bad_url"
+    assert (err.value.code, err.value.detail["reason"]) == ("blocked_url", "scheme")
+
+
+def test_http_get_refuses_a_loopback_server_without_an_allowance_for_its_port():
+    with serve_routes({"/x": "x"}) as base:
+        assert _get(base, "x").body == b"x"
+        with pytest.raises(BlockedURL) as err:
+            http_get(base + "x", limits=FAST_LIMITS)
+        other = "127.0.0.1:" + str(int(allowance(base).rsplit(":", 1)[1]) + 1)
+        with pytest.raises(BlockedURL):
+            http_get(base + "x", allow_hosts=(other,), limits=FAST_LIMITS)
+    assert err.value.detail["reason"] == "loopback"
+
+
+def _get(base: str, path: str, **kw):
+    return http_get(base + path, allow_hosts=(allowance(base),), limits=FAST_LIMITS, **kw)
+
+
+def test_refresh_sends_the_stored_etag_and_a_304_keeps_the_stored_row():
+    seen: list[dict[str, str]] = []
+
+    def page(path: str, headers: dict[str, str]) -> Route:
+        seen.append(headers)
+        if headers.get("if-none-match") == '"v1"':
+            return Route(status=304, headers={"ETag": '"v1"'})
+        return Route(body=b"# Full\n\nbody\n", content_type=MD, headers={"ETag": '"v1"'})
+
+    with serve_routes({"/llms-full.txt": page}) as base:
+        cfg = _web(base)
+        found = discover(cfg, Path("."))
+        first = fetch_source(cfg, found, Path("."))
+        again = fetch_source(cfg, found, Path("."), previous=first)
+    (a,), (b,) = first.to_pylist(), again.to_pylist()
+    assert seen[-1].get("if-none-match") == '"v1"'
+    assert b["body"] == a["body"] == b"# Full\n\nbody\n"
+    assert {k: v for k, v in b.items() if k != "fetched_at"} == {
+        k: v for k, v in a.items() if k != "fetched_at"
+    }
+
+
+def test_a_source_on_a_refused_host_fails_with_blocked_url_not_fetch_error():
+    with serve_routes({"/llms.txt": "# d\n\n- [a](/a.md)\n"}) as base:
+        cfg = SourceConfig(name="w", kind="web", location=base, library="w", limits=FAST_LIMITS)
+        found = discover(cfg, Path("."))
+        with pytest.raises(BlockedURL) as err:
+            fetch_source(cfg, found, Path("."))
+        allowed = discover(cfg, Path("."), allow_hosts=(allowance(base),))
+        rows = fetch_source(cfg, allowed, Path("."), allow_hosts=(allowance(base),)).to_pylist()
+    assert [r["url"].rsplit("/", 1)[1] for r in rows] == ["a.md", "llms.txt"]
+    assert {r["status"] for r in found.to_pylist()} == {"invalid"}
+    assert all("blocked_url" in r["metadata_json"] for r in found.to_pylist())
+    assert err.value.exit_code == 5

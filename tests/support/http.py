@@ -24,7 +24,43 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Route", "RouteSpec", "serve_directory", "serve_routes"]
+__all__ = [
+    "FAST_LIMITS",
+    "Route",
+    "RouteSpec",
+    "allowance",
+    "serve_directory",
+    "serve_routes",
+    "web_source",
+]
+
+# Loopback tests: no politeness delay, no retry backoff (the policy is tested elsewhere).
+FAST_LIMITS = {"politeness": 0, "retries": 0}
+
+
+def allowance(url: str) -> str:
+    """The exact ``HOST:PORT`` allowance for a loopback test server URL."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    return f"{parts.hostname}:{parts.port}"
+
+
+def web_source(url: str, kind: str = "web", *, name: str = "demo", **kw: Any) -> Any:
+    """A web ``SourceConfig`` allowed to reach the loopback server of ``url``, fast limits."""
+    from docorbit_serve.registry import SourceConfig
+
+    limits = {**FAST_LIMITS, **kw.pop("limits", {})}
+    return SourceConfig(
+        name=name,
+        kind=kind,
+        location=url,
+        library=kw.pop("library", name),
+        allow_hosts=(allowance(url), *kw.pop("allow_hosts", ())),
+        limits=limits,
+        **kw,
+    )
+
 
 _SHUTDOWN_TIMEOUT = 5.0
 
