@@ -33,7 +33,9 @@ __all__ = [
     "LEVELS",
     "Resolution",
     "WorkspaceResolution",
+    "label_allows",
     "library_candidates",
+    "match_level",
     "parse_label",
     "resolve_docs_version",
     "resolve_workspace",
@@ -60,6 +62,7 @@ class Resolution:
     nearest: list[str]
     reason: str
     library: str | None = None  # the indexed library this dependency was matched to
+    wanted: str | None = None  # the version the workspace uses (lock or exact pin); not in to_dict
 
     def to_dict(self) -> dict:
         return {
@@ -184,6 +187,35 @@ def _fallback(labels: list[Label], nearest: list[str], why: str) -> Resolution:
     )
 
 
+def match_level(wanted: str, label: str) -> str:
+    """How a docs ``label`` relates to a ``wanted`` version, on the ladder's own terms.
+
+    ``exact`` / ``major_minor`` / ``major`` as in the ladder; ``other`` for another line;
+    ``unversioned`` for a label that states no number (``""``, ``latest``, ...); ``unknown``
+    when ``wanted`` itself is not a numbered version.
+    """
+    w = parse_label(wanted)
+    lab = parse_label(label)
+    if w.kind != "numbered" or not w.parts:
+        return "unknown"
+    if lab.kind != "numbered" or not lab.parts:
+        return "unversioned"
+    want = w.parts
+    if len(lab.parts) == 3 and lab.parts == (want + (0, 0))[:3] and lab.pre == w.pre:
+        return "exact"
+    if len(want) >= 2 and len(lab.parts) >= 2 and lab.parts[:2] == want[:2]:
+        return "major_minor"
+    if _on_line(lab, _line(want)):
+        return "major"
+    return "other"
+
+
+def label_allows(dep: Dependency, label: str) -> bool:
+    """Whether the docs ``label``'s version line meets ``dep.spec`` (False for unnumbered labels)."""
+    lab = parse_label(label)
+    return lab.kind == "numbered" and bool(lab.parts) and _label_allows(dep, lab)
+
+
 def _label_allows(dep: Dependency, lab: Label) -> bool:
     """Whether a docs label's version line meets the dependency's requirement."""
     p = list(lab.parts)
@@ -202,7 +234,18 @@ def _label_allows(dep: Dependency, lab: Label) -> bool:
 
 
 def resolve_docs_version(dep: Dependency, indexed_versions: list[str]) -> Resolution:
-    """Walk the ladder for one dependency against the docs labels indexed for its library."""
+    """Walk the ladder for one dependency against the docs labels indexed for its library.
+
+    The result's ``wanted`` is the version the workspace uses (locked, or the manifest's exact
+    pin), ``None`` when only a requirement (or nothing) is known.
+    """
+    res = _ladder(dep, indexed_versions)
+    return replace(
+        res, wanted=dep.version or (exact_pin(dep.ecosystem, dep.spec) if dep.spec else None)
+    )
+
+
+def _ladder(dep: Dependency, indexed_versions: list[str]) -> Resolution:
     labels = [parse_label(v) for v in sorted(set(indexed_versions))]
     wanted = dep.version or (exact_pin(dep.ecosystem, dep.spec) if dep.spec else None)
     if wanted:
@@ -301,7 +344,12 @@ def resolve_workspace(root: Path, indexed: Mapping[str, list[str]]) -> Workspace
         lib = _match_library(dep, indexed)
         if lib is None:
             res = Resolution(
-                None, "unresolved", 0.0, [], "no indexed library matches this dependency"
+                None,
+                "unresolved",
+                0.0,
+                [],
+                "no indexed library matches this dependency",
+                wanted=dep.version or (exact_pin(dep.ecosystem, dep.spec) if dep.spec else None),
             )
         else:
             res = replace(resolve_docs_version(dep, list(indexed[lib])), library=lib)
