@@ -5,8 +5,12 @@ the pipeline's lib functions (discover, fetch, normalize, slice, extract_symbols
 postings, snapshot.freeze), publishes it (build_index + published.json), runs the dev queries
 through search with each backend, and scores each run with the shared scorer::
 
-    .venv/bin/python scripts/eval_dev.py [--backend bm25,fts] [--home DIR] [--reuse]
+    .venv/bin/python scripts/eval_dev.py [--backend bm25,fts] [--home DIR] [--reuse [--reindex]]
                                          [--out DIR] [--json SUMMARY.json]
+
+``--reuse --reindex`` rebuilds only the search index from the published snapshots (after a
+change to the index SQL or the scoring's ``b``); postings come from the snapshots, so a change
+to the analyzer needs a full build.
 
 ``--json`` writes ``{backend: scorer summary}`` (the scorer's ``--json`` output per backend).
 The data folder defaults to ``<repo>/../shared/data`` (``DOCORBIT_DATA`` overrides it).
@@ -132,6 +136,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--backend", default="bm25,fts", help="comma-separated backends to score")
     ap.add_argument("--home", help="build into (or, with --reuse, read) this home folder")
     ap.add_argument("--reuse", action="store_true", help="reuse a home that is already published")
+    ap.add_argument(
+        "--reindex",
+        action="store_true",
+        help="with --reuse: rebuild the search index from the published snapshots first",
+    )
     ap.add_argument("--out", help="folder for run files and scorer summaries")
     ap.add_argument("--json", help="write {backend: scorer summary} here")
     args = ap.parse_args(argv)
@@ -146,6 +155,13 @@ def main(argv: list[str] | None = None) -> int:
         home = Home(home_dir.resolve(), home_dir.resolve())
         if not (args.reuse and home.published_path.exists()):
             home = build_dev_home(home_dir, data)
+        elif args.reindex:
+            manifest = json.loads(home.published_path.read_text(encoding="utf-8"))
+            index = home.path / manifest["index"]
+            index.unlink(missing_ok=True)
+            t0 = time.perf_counter()
+            build_index(home, manifest)
+            print(f"index rebuilt in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
         catalog = Catalog(home)
         results = {}
         for backend in [b.strip() for b in args.backend.split(",") if b.strip()]:

@@ -1,9 +1,14 @@
 -- Build the postings-BM25 structures of a search index from the `postings` and `chunks` tables.
 -- Parameter: $b (BM25 length normalisation of the scoring config; baked into ntf).
--- search_docs: one integer id (cid) per chunk, with the filter columns.
+-- search_docs: one integer id (cid) per chunk (chunks are stored in id order, so cid - 1 is
+-- the chunk's row), with the filter columns and what re-ranking reads (heading, level, parent,
+-- whether the chunk holds code).
 CREATE TABLE search_docs AS
 SELECT (row_number() OVER (ORDER BY id))::INTEGER AS cid,
-       id AS chunk_id, library, version, source, path, anchor
+       id AS chunk_id, library, version, source, path, anchor,
+       coalesce(heading, '') AS heading, coalesce(level, 0)::INTEGER AS level,
+       coalesce(parent_id, '') AS parent_id,
+       (coalesce(len(code_blocks), 0) > 0) AS has_code
 FROM chunks
 ORDER BY cid;
 

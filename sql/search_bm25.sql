@@ -1,12 +1,20 @@
 -- Postings-BM25F candidates (core SQL, no extension).
--- $terms: analysed query terms; $w_<field>: field weights; $k1: saturation;
--- $library/$version: NULL = any; $cap: row cap. Returns chunk_id, score, matched, source, path, anchor.
+-- $terms: analysed query terms; $qweights: their weights (same order; 1 = typed, less =
+-- expansion); $prefixes: per term a prefix ('' = none) whose other vocabulary terms count as
+-- variants of it (verify/verification) at $w_variant times its weight; $w_<field>: field weights; $k1: saturation;
+-- $library/$version: NULL = any; $cap: row cap. Returns chunk_id, score, matched, source, path, anchor,
+-- heading, level, parent_id, has_code, library, version.
 -- BM25F: per chunk and term, x = sum over fields of w_field * ntf (length-normalised tf);
 -- score = sum over terms of idf * x * (k1 + 1) / (k1 + x).
-WITH qt AS (
-    SELECT t.term_id, t.idf
+WITH q AS (
+    SELECT unnest($terms::VARCHAR[]) AS term, unnest($qweights::DOUBLE[]) AS qw,
+           unnest($prefixes::VARCHAR[]) AS pfx, unnest(range(len($terms::VARCHAR[]))) AS qi
+),
+qt AS (
+    SELECT q.qi, t.term_id,
+           t.idf * CASE WHEN t.term = q.term THEN q.qw ELSE q.qw * $w_variant END AS idf
     FROM bm25_terms t
-    WHERE t.term IN (SELECT unnest($terms::VARCHAR[]))
+    JOIN q ON t.term = q.term OR (q.pfx <> '' AND starts_with(t.term, q.pfx))
 ),
 per_term AS (
     SELECT p.cid, p.term_id,
@@ -22,13 +30,20 @@ per_term AS (
     WHERE p.term_id IN (SELECT term_id FROM qt)
     GROUP BY p.cid, p.term_id
 ),
-scored AS (
-    SELECT pt.cid, sum(qt.idf * pt.x * ($k1 + 1) / ($k1 + pt.x)) AS score, count(*) AS matched
+per_qterm AS (
+    -- a query term and its variants count once per chunk: the best-scoring one
+    SELECT pt.cid, qt.qi, max(qt.idf * pt.x * ($k1 + 1) / ($k1 + pt.x)) AS s
     FROM per_term pt
     JOIN qt ON qt.term_id = pt.term_id
-    GROUP BY pt.cid
+    GROUP BY pt.cid, qt.qi
+),
+scored AS (
+    SELECT cid, sum(s) AS score, count(*) AS matched
+    FROM per_qterm
+    GROUP BY cid
 )
-SELECT d.chunk_id, s.score, s.matched, d.source, d.path, d.anchor
+SELECT d.chunk_id, s.score, s.matched, d.source, d.path, d.anchor, d.heading, d.level,
+       d.parent_id, d.has_code, d.library, d.version
 FROM scored s
 JOIN search_docs d ON d.cid = s.cid
 WHERE ($library IS NULL OR d.library = $library)

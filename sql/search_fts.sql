@@ -8,7 +8,8 @@ WITH s AS (
     FROM fts_docs
 )
 SELECT d.chunk_id, s.s_all + $heading_weight * coalesce(s.s_head, 0) AS score,
-       d.source, d.path, d.anchor
+       d.source, d.path, d.anchor, d.heading, d.level, d.parent_id, d.has_code, d.library,
+       d.version
 FROM s
 JOIN search_docs d ON d.cid = s.cid
 WHERE s.s_all IS NOT NULL

@@ -33,7 +33,7 @@ import duckdb
 
 from docorbit_serve.errors import NotFound, SearchError, UnknownLibrary, UsageError
 from docorbit_serve.search import bm25, fts
-from docorbit_serve.search.analyze import query_terms
+from docorbit_serve.search.query import understand
 from docorbit_serve.search.scoring import SCORING, ScoringConfig, rerank
 from docorbit_serve.search.sqlfiles import sql
 
@@ -215,21 +215,21 @@ def search(
     name = _validate(query, limit, offset, backend)
     window_end = min(offset + limit, MAX_RESULTS)
     cut = offset + limit > MAX_RESULTS
-    terms = query_terms(query)
+    q = understand(query, cfg)
     cur = catalog.cursor()
     try:
         with _time_limit(cur, time_limit_s):
             _check_filters(cur, library, version)
             pool = max(cfg.candidates, window_end)
             cands = BACKENDS[name](
-                cur, terms, library=library, version=version, cap=pool + 1, cfg=cfg
+                cur, q.terms, library=library, version=version, cap=pool + 1, cfg=cfg
             )
             more = len(cands) > pool
             cands = cands[:pool]
             if cfg.needs_text:
                 texts = _rows(cur, [c["chunk_id"] for c in cands])
                 cands = [{**texts[c["chunk_id"]], **c} for c in cands if c["chunk_id"] in texts]
-            ranked = _one_per_section(rerank(cands, query, cfg))
+            ranked = _one_per_section(rerank(cands, q, cfg))
             window = ranked[offset:window_end]
             rows = _rows(cur, [c["chunk_id"] for c in window])
     finally:

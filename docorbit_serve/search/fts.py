@@ -5,13 +5,15 @@ Contract: ``load_extension(con)`` loads DuckDB's ``fts`` extension from the
 ``~/.duckdb``); connections must be opened with autoinstall/autoload off (``DUCKDB_CONFIG``).
 ``candidates(cur, terms, ...)`` runs ``sql/search_fts.sql``: BM25 over all fields via
 ``match_bm25`` plus a weighted heading/title/breadcrumb-only BM25. The query text handed to FTS
-is the analysed terms joined by spaces (only ``[a-z0-9_.]`` tokens, bound as a parameter),
+is the analysed terms joined by spaces (typed terms only: match_bm25 has no per-term weights,
+so weighted expansions are left out) (only ``[a-z0-9_.]`` tokens, bound as a parameter),
 so user text never reaches the FTS query parser raw.
 """
 
 from __future__ import annotations
 
 import importlib.resources
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -63,14 +65,14 @@ def safe_fts_query(terms: list[str]) -> str:
 
 def candidates(
     cur: duckdb.DuckDBPyConnection,
-    terms: list[str],
+    terms: list[str] | Mapping[str, float],
     *,
     library: str | None,
     version: str | None,
     cap: int,
     cfg: ScoringConfig = SCORING,
 ) -> list[dict[str, Any]]:
-    q = safe_fts_query(terms)
+    q = safe_fts_query([t for t, w in _weighted(terms) if w >= 1.0])
     if not q:
         return []
     params = {
@@ -80,8 +82,17 @@ def candidates(
         "version": version,
         "cap": cap,
     }
-    rows = cur.execute(sql("search_fts"), params).fetchall()
-    return [
-        {"chunk_id": r[0], "score": float(r[1]), "source": r[2], "path": r[3], "anchor": r[4]}
-        for r in rows
-    ]
+    res = cur.execute(sql("search_fts"), params)
+    cols = [d[0] for d in res.description]
+    out = []
+    for r in res.fetchall():
+        row = dict(zip(cols, r, strict=True))
+        row["score"] = float(row["score"])
+        out.append(row)
+    return out
+
+
+def _weighted(terms: list[str] | Mapping[str, float]) -> list[tuple[str, float]]:
+    if isinstance(terms, Mapping):
+        return [(t, float(w)) for t, w in terms.items()]
+    return [(t, 1.0) for t in terms]

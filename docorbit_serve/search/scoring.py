@@ -2,101 +2,191 @@
 
 Contract: ``SCORING`` (a frozen ``ScoringConfig``) holds every ranking constant; change a
 value, bump ``version`` (it is stored in each index's ``index_meta`` and reported by search).
-``b`` is baked into the BM25F postings at index build time; k1, the field weights and the
-bonuses apply at query time, so the same index serves any weight set with the same ``b``.
+``b`` is baked into the BM25F postings at index build time; k1, the field weights, the
+expansion weight and the bonuses apply at query time, so the same index serves any weight set
+with the same ``b``. ``ScoringConfig.from_mapping(d)`` builds one from a dict (unknown keys
+are a ``UsageError``), e.g. for experiments or a ``[search]`` table in a config file.
 
-``rerank(candidates, query, cfg)`` rescales each candidate's backend score by
-``1 + phrase_heading*P_h + phrase_text*P_t + heading_cover*C`` and adds ``page_context`` times
-the best backend score among the candidates of the same page, where P_h / P_t are the shares
-of the query's adjacent word pairs found adjacent in the chunk's heading / text, and C is the
-share of the heading's words that the query mentions (a query that restates a section heading
-is most likely asking for that section). Ties break on chunk id, so ranking is deterministic.
+``rerank(candidates, query, cfg)`` (``query``: a ``query.Query`` or the raw text) computes, per
+candidate with backend score ``s``::
+
+    final = (s * factor + page_context * best_on_page + children * best_child) * prior * intent
+
+- ``factor = 1 + phrase_heading*P_h + phrase_text*P_t + heading_cover*C + symbol*S`` where
+  P_h / P_t are the shares of the query's adjacent word pairs found adjacent in the heading /
+  text, C the share of the heading's words the query mentions, S whether one of the query's
+  identifiers is the chunk's heading symbol;
+- ``best_on_page``: the best backend score among the candidates of the same page;
+  ``best_child``: the best among the candidates whose parent is this chunk (a section's score
+  includes its subsections');
+- ``prior``: source authority by path (``low_authority`` patterns such as release notes,
+  changelogs, contributor and people pages get ``low_authority_prior`` unless the query is about
+  migration);
+- ``intent``: ``1 + intent_boost`` when the chunk's path/heading/code matches a detected intent
+  (``INTENT_PATTERNS``; ``examples`` matches chunks with code).
+
+Ties break on chunk id, so ranking is deterministic.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
+from docorbit_serve.errors import UsageError
 from docorbit_serve.search.analyze import FIELDS, word_stems
 
-__all__ = ["SCORING", "ScoringConfig", "rerank"]
+__all__ = ["INTENT_PATTERNS", "SCORING", "ScoringConfig", "rerank"]
 
 
 @dataclass(frozen=True)
 class ScoringConfig:
-    # Chosen on the dev set by kind of question (flat optimum; phrase/heading-cover bonuses
-    # measured and left off: they hurt "conceptual" and "howto" questions).
-    version: str = "1"
+    version: str = "2"
     # BM25F: b is baked into the postings (ntf) at build time, k1 applies at query time.
-    k1: float = 1.2
+    k1: float = 1.6
     b: float = 0.75
     # Field weights (query time). Heading/title/breadcrumb matches count more than body text.
-    w_body: float = 1.0
+    w_body: float = 0.7
     w_heading: float = 2.0
     w_breadcrumb: float = 1.0
     w_title: float = 1.0
     w_code: float = 0.75
     w_symbol: float = 1.5
+    # Weight (idf multiplier) of synonym/abbreviation expansions (query.SYNONYMS); 0 = off.
+    w_synonym: float = 0.4
+    # Stem variants (verifi/verif, configur/config): vocabulary terms sharing the query stem's
+    # prefix (stem minus variant_cut letters, at least variant_min - 1) at w_variant x weight.
+    w_variant: float = 0.0
+    variant_min: int = 6
+    variant_cut: int = 2
     # FTS backend: extra weight of the heading/title/breadcrumb-only BM25 call.
     fts_heading_weight: float = 0.5
     # Re-ranking bonuses (multiplicative, see module docstring).
     phrase_heading: float = 0.0
     phrase_text: float = 0.0
     heading_cover: float = 0.0
+    symbol: float = 0.0
     # Share of the best score among the candidate's page (same source and path) added to its own:
     # a section of a page that answers the question as a whole is likelier to be the answer.
-    page_context: float = 0.25
+    page_context: float = 0.5
+    # Share of the best score among the candidate's subsections added to its own.
+    children: float = 0.0
+    # Source authority: multiplier for low-authority pages (release notes, changelogs, ...).
+    low_authority_prior: float = 0.5
+    low_authority: str = (
+        r"(^|/)(release[-_ ]?notes|changelog|changes|history|news|contributing|code[-_]of[-_]"
+        r"conduct|people|[a-z]*[-_]people|help[-_][a-z]+|sponsors?|external[-_]links|"
+        r"translations?|management[-_]tasks|management|_[a-z-]+)(\.[a-z]+)?$"
+    )
+    # Intent alignment: multiplier 1 + intent_boost for chunks matching a detected intent.
+    intent_boost: float = 0.1
     # Candidates re-ranked per query (the backend's top-N).
     candidates: int = 100
 
     @property
     def needs_text(self) -> bool:
-        """Whether ``rerank`` reads candidates' heading/text (else ids and paths suffice)."""
-        return bool(self.phrase_heading or self.phrase_text or self.heading_cover)
+        """Whether ``rerank`` reads candidates' text (else the backend's columns suffice)."""
+        return bool(self.phrase_text)
 
     def field_weights(self) -> dict[str, float]:
         return {f: float(getattr(self, f"w_{f}")) for f in FIELDS}
 
+    @classmethod
+    def from_mapping(cls, values: Mapping[str, Any], base: ScoringConfig | None = None):
+        known = {f.name: f.type for f in fields(cls)}
+        bad = sorted(set(values) - set(known))
+        if bad:
+            raise UsageError(
+                f"unknown scoring setting(s): {', '.join(bad)}",
+                detail={"unknown": bad, "known": sorted(known)},
+            )
+        return replace(base or cls(), **dict(values))
+
 
 SCORING = ScoringConfig()
+
+INTENT_PATTERNS: dict[str, re.Pattern[str]] = {
+    "troubleshooting": re.compile(
+        r"error|exception|troubleshoot|faq|warning|pitfall|gotcha|debug|known[-_ ]issue", re.I
+    ),
+    "migration": re.compile(r"migrat|upgrad|deprecat|changes? (in|to)|breaking", re.I),
+    "api": re.compile(r"(^|/)(api|reference)(/|\.md$)", re.I),
+    "configuration": re.compile(r"config|setting|option|environment", re.I),
+    "conceptual": re.compile(r"(^|/)concepts?/|overview|introduction|why", re.I),
+}
 
 
 def _pairs(words: Sequence[str]) -> set[tuple[str, str]]:
     return {(a, b) for a, b in zip(words, words[1:], strict=False) if a != b}
 
 
+def _intent_match(c: Mapping[str, Any], intents: Iterable[str]) -> bool:
+    where = f"{c.get('path', '')} {c.get('heading', '')}"
+    for name in intents:
+        if name == "examples":
+            if c.get("has_code"):
+                return True
+            continue
+        pat = INTENT_PATTERNS.get(name)
+        if pat is not None and pat.search(where):
+            return True
+    return False
+
+
 def rerank(
-    candidates: Iterable[dict[str, Any]], query: str, cfg: ScoringConfig = SCORING
+    candidates: Iterable[dict[str, Any]], query: Any, cfg: ScoringConfig = SCORING
 ) -> list[dict[str, Any]]:
-    """Candidates (dicts with ``score``, ``chunk_id``, ``source``, ``path``, and ``heading`` /
-    ``text`` when ``cfg.needs_text``) best first.
+    """Candidates (dicts with ``score``, ``chunk_id``, ``source``, ``path`` and the backend's
+    ``heading``/``parent_id``/``has_code``; ``text`` when ``cfg.needs_text``) best first.
 
     Each dict gets ``score`` replaced by the final score and ``base_score`` set to the backend's.
     """
+    from docorbit_serve.search.query import Query, understand
+
+    q = query if isinstance(query, Query) else understand(str(query), cfg)
     candidates = list(candidates)
     page_best: dict[tuple[str, str], float] = {}
+    child_best: dict[str, float] = {}
     for c in candidates:
         key = (c.get("source", ""), c.get("path", ""))
         page_best[key] = max(page_best.get(key, 0.0), float(c["score"]))
-    qwords = word_stems(query)
+        parent = c.get("parent_id") or ""
+        if parent:
+            child_best[parent] = max(child_best.get(parent, 0.0), float(c["score"]))
+    qwords = word_stems(q.text)
     qset = set(qwords)
     qpairs = _pairs(qwords)
+    low = re.compile(cfg.low_authority, re.I) if cfg.low_authority_prior != 1.0 else None
+    migration = "migration" in q.intents
+    idents = set(q.identifiers)
     out = []
     for c in candidates:
         base = float(c["score"])
         factor = 1.0
+        heading = c.get("heading") or ""
         if qpairs and (cfg.phrase_heading or cfg.phrase_text):
-            hp = _pairs(word_stems(c.get("heading") or ""))
-            tp = _pairs(word_stems(c.get("text") or ""))
+            hp = _pairs(word_stems(heading))
             factor += cfg.phrase_heading * len(qpairs & hp) / len(qpairs)
-            factor += cfg.phrase_text * len(qpairs & tp) / len(qpairs)
+            if cfg.phrase_text:
+                tp = _pairs(word_stems(c.get("text") or ""))
+                factor += cfg.phrase_text * len(qpairs & tp) / len(qpairs)
         if cfg.heading_cover and qset:
-            hw = set(word_stems(c.get("heading") or ""))
+            hw = set(word_stems(heading))
             if hw:
                 factor += cfg.heading_cover * len(hw & qset) / len(hw)
-        ctx = cfg.page_context * page_best[(c.get("source", ""), c.get("path", ""))]
-        out.append({**c, "base_score": base, "score": base * factor + ctx})
+        if cfg.symbol and idents:
+            hsyms = {m.lower() for m in re.findall(r"[A-Za-z_][\w.]*", heading)}
+            if hsyms & idents:
+                factor += cfg.symbol
+        score = base * factor
+        score += cfg.page_context * page_best[(c.get("source", ""), c.get("path", ""))]
+        score += cfg.children * child_best.get(c["chunk_id"], 0.0)
+        if low is not None and not migration and low.search(c.get("path", "") or ""):
+            score *= cfg.low_authority_prior
+        if cfg.intent_boost and q.intents and _intent_match(c, q.intents):
+            score *= 1.0 + cfg.intent_boost
+        out.append({**c, "base_score": base, "score": score})
     out.sort(key=lambda c: (-c["score"], c["chunk_id"]))
     return out
