@@ -175,7 +175,12 @@ def init(state: _State) -> None:
         "home_created": home_created,
     }
     verb = "created" if config_created else "exists:"
-    _emit(state, data, f"{verb} {home.config_path}\nhome: {home.path}")
+    text = f"{verb} {home.config_path}\nhome: {home.path}"
+    if home.path == home.project_root / ".docorbit":  # a project: pin its docs versions
+        data["docs_lock"] = _lock_workspace(home, home.project_root, require_dependencies=True)
+        if data["docs_lock"]["written"]:
+            text += f"\ndocs.lock: {data['docs_lock']['path']}"
+    _emit(state, data, text)
 
 
 def _is_url(s: str) -> bool:
@@ -449,6 +454,10 @@ def _batch_lines(path: str) -> Iterator[tuple[int, dict[str, Any]]]:
     metavar="FILE.jsonl",
     help='Queries, one JSON object a line ({"id","query","library"?}); "-" = stdin.',
 )
+@click.option("--project-aware/--no-project-aware", "project_aware", default=True,
+              help="Rank for the versions the workspace pins and stamp each hit (default: on; "
+              "no effect without a workspace, with --version or --batch).")  # fmt: skip
+@click.option("--workspace", metavar="DIR", help="Workspace to read versions from (default: -p or the project).")  # fmt: skip
 @json_option
 @click.pass_obj
 def search(
@@ -459,6 +468,8 @@ def search(
     limit: int,
     backend: str | None,
     batch: str | None,
+    project_aware: bool,
+    workspace: str | None,
 ) -> None:
     """Search the published documentation.
 
@@ -493,6 +504,10 @@ def search(
     assert query is not None  # one of the two is given (checked above)
     if not query.strip():
         raise InputError("the query is empty; say what you are looking for")
+    aware = project_aware and version_ is None
+    kw = {"library": library, "limit": limit, "backend": backend, "workspace": workspace}
+    if aware and _search_versioned(state, catalog, query, **kw):
+        return
     res = run_search(
         catalog, query, library=library, version=version_, limit=limit, backend=backend
     )
@@ -528,6 +543,43 @@ def get(
         _catalog(state.home()), chunk_id=chunk_id, mode=mode, max_tokens=max_tokens, cursor=cursor
     )
     _emit(state, doc, render.render_doc(doc))
+
+
+@cli.command()
+@click.argument("task")
+@click.option("--budget", type=click.IntRange(50, 200000), default=2000, show_default=True,
+              help="Token budget (cl100k, headers included); never exceeded.")  # fmt: skip
+@click.option("--library", help="Only this library.")
+@click.option("--version", "version_", help="Only this version label.")
+@click.option("--cursor", help="next_cursor of a previous context call (same TASK) to continue.")
+@json_option
+@click.pass_obj
+def context(
+    state: _State,
+    task: str,
+    budget: int,
+    library: str | None,
+    version_: str | None,
+    cursor: str | None,
+) -> None:
+    """Pack the documentation most relevant to TASK into a token budget (docs/retrieval.md)."""
+    from docorbit_serve.context import pack_context
+
+    pack = pack_context(
+        _catalog(state.home()),
+        task,
+        budget=budget,
+        library=library,
+        version=version_,
+        cursor=cursor,
+    )
+    data = pack.to_json()
+    lines = [pack.text] if pack.items else ["(no relevant documentation found)"]
+    lines.append(f"\n<!-- {pack.tokens_used}/{pack.budget} tokens · {len(pack.omitted)} omitted")
+    if pack.next_cursor:
+        lines[-1] += f" · more: --cursor {pack.next_cursor}"
+    lines[-1] += " -->"
+    _emit(state, data, "\n".join(lines))
 
 
 @cli.command(name="map")
@@ -623,6 +675,131 @@ def mcp(
         server.run("stdio")
     except KeyboardInterrupt:
         _info("docorbit mcp: interrupted")
+
+
+# --------------------------------------------------------------------------- versions
+
+
+def _published_manifest(home: Home) -> dict[str, Any]:
+    """published.json, or {} when nothing is published (versions still show what is used)."""
+    try:
+        data = json.loads(home.published_path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError) as e:
+        _info(f"warning: cannot read {home.published_path}: {e}")
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _workspace_dir(state: _State, home: Home, workspace: str | None) -> Path | None:
+    from docorbit_serve.versioned import workspace_root
+
+    root = workspace_root(home, workspace or state.project)
+    if root is not None and not root.is_dir():
+        raise InputError(f"workspace folder {root} does not exist", detail={"workspace": str(root)})
+    return root
+
+
+def _lock_workspace(home: Home, root: Path, **kw: Any) -> dict[str, Any]:
+    from docorbit_serve.versioned import update_docs_lock
+
+    return update_docs_lock(root, _published_manifest(home), **kw)
+
+
+def _search_versioned(
+    state: _State, catalog: Any, query: str, *, workspace: str | None, **kw: Any
+) -> bool:
+    """Run and print a version-aware search; False (nothing printed) when no pin applies."""
+    from docorbit_serve.versioned import render_notices, versioned_search, workspace_pins
+
+    root = _workspace_dir(state, catalog.home, workspace)
+    pins = workspace_pins(root, catalog.manifest()) if root is not None else {}
+    if not pins:
+        return False
+    res = versioned_search(catalog, query, pins=pins, **kw)
+    hits = [render.hit_dict(h) for h in res.hits]
+    data = {
+        "query": res.query,
+        "backend": res.backend,
+        "truncated": res.truncated,
+        "elapsed_ms": res.elapsed_ms,
+        "results": hits,
+        "versions": res.versions,
+        "notices": res.notices,
+        "workspace": str(root),
+    }
+    _emit(state, data, render_notices(res) + render.render_hits(query, hits))
+    return True
+
+
+def _version_text(rep: dict[str, Any]) -> str:
+    pub = rep.get("publish_id") or "nothing published"
+    lines = [f"workspace: {rep.get('project_root')} · publication: {pub}"]
+    if rep["libraries"]:
+        lines += [
+            "",
+            "| library | workspace uses | from | docs served | level | confidence | status |",
+            "|---" * 7 + "|",
+        ]
+        for r in rep["libraries"]:
+            docs = r["docs_version"] or "-"
+            if r["status"] == "version_unavailable":
+                docs = "none for this version (nearest: " + ", ".join(r["nearest"]) + ")"
+            lines.append(
+                f"| {r['library']} | {r['wanted'] or r['spec'] or '-'} | {r['source_file']} | "
+                f"{docs} | {r['level']} | {r['confidence']:.2f} | {r['status']} |"
+            )
+        lines += [""] + [r["notice"] for r in rep["libraries"]]
+    else:
+        lines.append("no indexed library is used by this workspace")
+    for m in rep["missing"]:
+        known = ", ".join(v or "(unversioned)" for v in m["indexed_versions"])
+        lines.append(f"{m['library']}: {m['reason']}" + (f" (indexed: {known})" if known else ""))
+    return "\n".join(lines)
+
+
+@cli.command(name="version")
+@click.argument("libraries", nargs=-1)
+@click.option("--workspace", metavar="DIR", help="Workspace to read (default: -p or the project).")
+@json_option
+@click.pass_obj
+def version_(state: _State, libraries: tuple[str, ...], workspace: str | None) -> None:
+    """What the workspace uses and which docs DocOrbit serves for it (with confidence)."""
+    from docorbit_serve.versioned import version_report
+
+    home = state.home()
+    root = _workspace_dir(state, home, workspace)
+    if root is None:
+        raise UsageError("no workspace found here; run inside a project or pass --workspace DIR")
+    rep = version_report(root, _published_manifest(home), libraries)
+    _emit(state, rep, _version_text(rep))
+
+
+@cli.command()
+@click.option("--workspace", metavar="DIR", help="Workspace to lock (default: -p or the project).")
+@click.option("--check", is_flag=True, help="Write nothing; fail (exit 1) if docs.lock is stale.")
+@json_option
+@click.pass_obj
+def update(state: _State, workspace: str | None, check: bool) -> None:
+    """Pin the workspace's docs versions in docs.lock (project root) against the publication."""
+    home = state.home()
+    root = _workspace_dir(state, home, workspace)
+    if root is None:
+        raise UsageError("no workspace found here; run inside a project or pass --workspace DIR")
+    out = _lock_workspace(home, root, check=check)
+    if check and out["changed"]:
+        raise DocOrbitError(
+            f"{out['path']} is missing or out of date; run `docorbit update`",
+            detail=out,
+            code="docs_lock_stale",
+        )
+    word = "stale" if out["changed"] and check else ("written" if out["changed"] else "unchanged")
+    text = (
+        f"docs.lock {word}: {out['path']} · {out['dependencies']} dependencies, "
+        f"{out['matched']} with indexed docs · {out['snapshot_hash']}"
+    )
+    _emit(state, out, text)
 
 
 # --------------------------------------------------------------------------- entry point

@@ -1,0 +1,321 @@
+"""Token-budgeted context packing for a task (``docorbit context``, MCP get_implementation_context).
+
+Contract::
+
+    pack_context(catalog, task, *, budget, library=None, version=None, cursor=None,
+                 backend=None) -> ContextPack
+
+- Retrieves up to ``POOL`` sections for ``task`` with ``search.search`` (one hit per section)
+  and keeps the *relevant* ones: score at least ``RELEVANCE_FLOOR`` x the best score.
+- Packs greedily by ``relevance + COVERAGE * new query words covered - REDUNDANCY * overlap with
+  what is already packed`` (overlap = the largest Jaccard share of word stems with a packed
+  chunk; a chunk overlapping a packed one by more than ``DUPLICATE`` is left out as redundant).
+- **Never exceeds the budget.** Each packed chunk is rendered as one block: a header line with
+  its id and provenance, then its Markdown (``ContextItem.text``); the pack's text is the blocks
+  joined by a blank line (``ContextPack.text``), and ``count_tokens(pack.text) <= budget`` with
+  the pages' tokenizer (``docorbit_serve.tokens``), headers included. ``tokens_used`` is that
+  count. When not even the best chunk fits whole and nothing is packed yet, its first part is
+  packed with ``truncated: true`` (read the rest with get_doc).
+- ``omitted``: the omission manifest, relevant chunks left out, each ``{chunk_id, heading, path,
+  tokens, score, reason}`` (``reason``: ``"budget"`` or ``"redundant"``; ``tokens`` = the cost
+  of its block).
+- ``next_cursor``: ``None`` when no relevant chunk is left for a further call; otherwise pass it
+  back as ``cursor`` with the same task/library/version to get the next pack, which never
+  repeats a chunk any earlier call of the chain returned. A cursor for another task is an
+  ``InputError``.
+- Every item is documentation fetched from elsewhere: ``untrusted`` is always true and it
+  carries its ``security_annotations`` and provenance (source, library, version, url, path,
+  snapshot).
+
+``ContextPack.to_json()`` is the stable shape (sorted keys) the CLI and MCP print::
+
+    {"task", "budget", "tokens_used", "library", "version", "tokenizer", "untrusted": true,
+     "items": [{"chunk_id", "source", "library", "version", "url", "path", "title", "heading",
+                "anchor", "breadcrumb", "snapshot", "score", "tokens", "truncated",
+                "untrusted", "security_annotations", "content", "text"}],
+     "omitted": [{"chunk_id", "heading", "path", "tokens", "score", "reason"}],
+     "next_cursor": str | None}
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from docorbit_serve.errors import InputError
+from docorbit_serve.search import search
+from docorbit_serve.search.analyze import word_stems
+from docorbit_serve.tokens import count_tokens, encoding_name, truncate_to_tokens
+
+__all__ = [
+    "MAX_BUDGET",
+    "MIN_BUDGET",
+    "POOL",
+    "ContextItem",
+    "ContextPack",
+    "pack_context",
+    "render_block",
+]
+
+POOL = 40
+RELEVANCE_FLOOR = 0.3
+COVERAGE = 0.3
+REDUNDANCY = 0.5
+DUPLICATE = 0.8
+MIN_BUDGET = 50
+MAX_BUDGET = 200_000
+_SEP = "\n\n"
+_MIN_EXCERPT = 40  # tokens of content worth packing as a truncated excerpt
+
+
+@dataclass
+class ContextItem:
+    chunk_id: str
+    source: str
+    library: str
+    version: str
+    url: str
+    path: str
+    title: str
+    heading: str
+    anchor: str
+    breadcrumb: list[str]
+    snapshot: str
+    score: float
+    tokens: int
+    truncated: bool
+    content: str
+    text: str
+    untrusted: bool = True
+    security_annotations: list[dict] = field(default_factory=list)
+
+
+@dataclass
+class ContextPack:
+    task: str
+    budget: int
+    tokens_used: int
+    library: str | None
+    version: str | None
+    items: list[ContextItem]
+    omitted: list[dict[str, Any]]
+    next_cursor: str | None
+    tokenizer: str = field(default_factory=encoding_name)
+
+    @property
+    def text(self) -> str:
+        return _SEP.join(i.text for i in self.items)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "task": self.task,
+            "budget": self.budget,
+            "tokens_used": self.tokens_used,
+            "library": self.library,
+            "version": self.version,
+            "tokenizer": self.tokenizer,
+            "untrusted": True,
+            "items": [asdict(i) for i in self.items],
+            "omitted": list(self.omitted),
+            "next_cursor": self.next_cursor,
+        }
+
+
+def render_block(hit: Any, content: str, *, truncated: bool = False) -> str:
+    """One packed chunk: a provenance header line, then its Markdown."""
+    where = " > ".join([*hit.breadcrumb, hit.heading] if hit.heading else hit.breadcrumb)
+    ver = f"@{hit.version}" if hit.version else ""
+    flags = "untrusted" + (", truncated" if truncated else "")
+    annotated = ", security-annotated" if hit.security_annotations else ""
+    header = (
+        f"<!-- chunk {hit.chunk_id} · {hit.library}{ver} · {hit.path}"
+        f"{'#' + hit.anchor if hit.anchor else ''} · {where or hit.title} · "
+        f"{flags}{annotated} -->"
+    )
+    return f"{header}\n{content.strip()}"
+
+
+def _fingerprint(task: str, library: str | None, version: str | None) -> str:
+    raw = json.dumps([task, library, version], ensure_ascii=False).encode("utf-8")
+    return hashlib.sha256(raw).hexdigest()[:16]
+
+
+def _encode_cursor(fp: str, seen: list[str]) -> str:
+    raw = json.dumps({"v": 1, "fp": fp, "seen": seen}, separators=(",", ":")).encode("utf-8")
+    return base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=")
+
+
+def _decode_cursor(cursor: str, fp: str) -> list[str]:
+    try:
+        state = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
+        if not isinstance(state, dict) or state.get("v") != 1:
+            raise ValueError("unknown cursor version")
+        seen = [str(s) for s in state["seen"]]
+        other = str(state["fp"])
+    except (ValueError, KeyError, TypeError, binascii.Error, UnicodeDecodeError) as e:
+        raise InputError(
+            "invalid context cursor: pass back next_cursor unchanged, or call without cursor",
+            detail={"cursor": cursor[:200]},
+        ) from e
+    if other != fp:
+        raise InputError(
+            "this cursor continues another task (task, library and version must be the same)",
+            detail={"cursor": cursor[:200]},
+        )
+    return seen
+
+
+def _jaccard(a: set[str], b: set[str]) -> float:
+    if not a or not b:
+        return 0.0
+    return len(a & b) / min(len(a), len(b))
+
+
+def _check(task: Any, budget: Any) -> None:
+    if not isinstance(task, str) or not task.strip():
+        raise InputError("the task is empty; describe what you are implementing")
+    if isinstance(budget, bool) or not isinstance(budget, int):
+        raise InputError(f"budget must be an integer, got {budget!r}")
+    if not MIN_BUDGET <= budget <= MAX_BUDGET:
+        raise InputError(
+            f"budget must be between {MIN_BUDGET} and {MAX_BUDGET} tokens",
+            detail={"budget": budget},
+        )
+
+
+def _item(hit: Any, content: str, text: str, truncated: bool) -> ContextItem:
+    return ContextItem(
+        chunk_id=hit.chunk_id,
+        source=hit.source,
+        library=hit.library,
+        version=hit.version,
+        url=hit.url,
+        path=hit.path,
+        title=hit.title,
+        heading=hit.heading,
+        anchor=hit.anchor,
+        breadcrumb=list(hit.breadcrumb),
+        snapshot=hit.snapshot,
+        score=hit.score,
+        tokens=count_tokens(text),
+        truncated=truncated,
+        content=content,
+        text=text,
+        untrusted=True,
+        security_annotations=[dict(a) for a in hit.security_annotations],
+    )
+
+
+def _excerpt(hit: Any, room: int) -> tuple[str, str] | None:
+    """The longest head of ``hit``'s content whose block fits ``room`` tokens, if useful."""
+    header_cost = count_tokens(render_block(hit, "", truncated=True)) + 2
+    limit = room - header_cost
+    while limit >= _MIN_EXCERPT:
+        content = truncate_to_tokens(hit.content, limit).rstrip("\ufffd")
+        cut = content.rfind("\n")
+        if cut >= len(content) // 2:
+            content = content[:cut]
+        text = render_block(hit, content, truncated=True)
+        if count_tokens(text) + 2 <= room:
+            return content, text
+        limit -= 16
+    return None
+
+
+def pack_context(
+    catalog: Any,
+    task: str,
+    *,
+    budget: int,
+    library: str | None = None,
+    version: str | None = None,
+    cursor: str | None = None,
+    backend: str | None = None,
+) -> ContextPack:
+    """Relevant, non-redundant chunks for ``task`` within ``budget`` tokens (module docstring)."""
+    _check(task, budget)
+    fp = _fingerprint(task, library, version)
+    seen = _decode_cursor(cursor, fp) if cursor else []
+    seen_set = set(seen)
+    res = search(catalog, task, library=library, version=version, limit=POOL, backend=backend)
+    hits = res.hits
+    top = max((h.score for h in hits), default=0.0)
+    relevant = [h for h in hits if top > 0 and h.score >= RELEVANCE_FLOOR * top]
+    pool = [h for h in relevant if h.chunk_id not in seen_set]
+
+    qwords = set(word_stems(task))
+    words = {h.chunk_id: set(word_stems(f"{h.heading}\n{h.content}")) for h in pool}
+    blocks = {h.chunk_id: render_block(h, h.content) for h in pool}
+    costs = {cid: count_tokens(b) + 2 for cid, b in blocks.items()}  # +2: the joining blank line
+
+    items: list[ContextItem] = []
+    omitted: dict[str, dict[str, Any]] = {}
+    covered: set[str] = set()
+    packed_words: list[set[str]] = []
+    used = 0
+    remaining = list(pool)
+    while remaining:
+        best, best_u = None, float("-inf")
+        for h in remaining:
+            w = words[h.chunk_id]
+            overlap = max((_jaccard(w, p) for p in packed_words), default=0.0)
+            if overlap > DUPLICATE:
+                continue
+            new = len((w & qwords) - covered) / len(qwords) if qwords else 0.0
+            u = h.score / top + COVERAGE * new - REDUNDANCY * overlap
+            if used + costs[h.chunk_id] <= budget and u > best_u:
+                best, best_u = h, u
+        if best is None:
+            if not items:  # nothing fits whole: pack the best chunk's head
+                h = remaining[0]
+                ex = _excerpt(h, budget)
+                if ex is not None:
+                    items.append(_item(h, ex[0], ex[1], True))
+                    used = count_tokens(ex[1])
+                    remaining.remove(h)
+            break
+        items.append(_item(best, best.content, blocks[best.chunk_id], False))
+        used += costs[best.chunk_id]
+        covered |= words[best.chunk_id] & qwords
+        packed_words.append(words[best.chunk_id])
+        remaining.remove(best)
+
+    # Belt and braces: the joined text is what is counted against the budget.
+    while items and count_tokens(_SEP.join(i.text for i in items)) > budget:
+        drop = items.pop()
+        remaining.append(next(h for h in pool if h.chunk_id == drop.chunk_id))
+    used = count_tokens(_SEP.join(i.text for i in items))
+
+    packed_ids = {i.chunk_id for i in items}
+    for h in remaining:
+        if h.chunk_id in packed_ids:
+            continue
+        w = words[h.chunk_id]
+        overlap = max((_jaccard(w, p) for p in packed_words), default=0.0)
+        omitted[h.chunk_id] = {
+            "chunk_id": h.chunk_id,
+            "heading": h.heading,
+            "path": h.path,
+            "tokens": costs[h.chunk_id],
+            "score": h.score,
+            "reason": "redundant" if overlap > DUPLICATE else "budget",
+        }
+    left = [o for o in omitted.values() if o["reason"] == "budget"]
+    new_seen = seen + [i.chunk_id for i in items]
+    next_cursor = _encode_cursor(fp, new_seen) if left and items else None
+    if left and not items and seen:  # a page with nothing new that fits: still continue
+        next_cursor = None
+    return ContextPack(
+        task=task,
+        budget=budget,
+        tokens_used=used,
+        library=library,
+        version=version,
+        items=items,
+        omitted=sorted(omitted.values(), key=lambda o: (-o["score"], o["chunk_id"])),
+        next_cursor=next_cursor,
+    )
