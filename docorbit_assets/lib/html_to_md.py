@@ -70,6 +70,7 @@ __all__ = [
     "MAX_TABLE_ROWS",
     "MIN_WORD_COVERAGE",
     "HtmlConversion",
+    "decode_html",
     "html_to_markdown",
     "markdown_text",
     "visible_text",
@@ -364,6 +365,11 @@ def _result(
 
 
 # -- 1. decode ------------------------------------------------------------------------------
+
+
+def decode_html(data: bytes) -> str:
+    """The text of an HTML body, decoded exactly as ``html_to_markdown`` decodes it."""
+    return _decode(data, [])
 
 
 def _decode(data: bytes, notes: list[str]) -> str:

@@ -44,11 +44,19 @@ import codecs
 import html as html_lib
 import re
 import unicodedata
+from bisect import bisect_right
 from dataclasses import dataclass
 
 from lxml import etree
 
-__all__ = ["SEVERITIES", "annotate", "max_severity"]
+__all__ = [
+    "MAX_SCAN_CHARS",
+    "SEVERITIES",
+    "annotate",
+    "max_severity",
+    "place_html_annotations",
+    "text_span",
+]
 
 SEVERITIES = ("low", "medium", "high")
 _RANK = {name: i + 1 for i, name in enumerate(SEVERITIES)}
@@ -225,6 +233,7 @@ _HOMOGLYPHS = str.maketrans(
 _LEET = str.maketrans("013457@$", "oieastas")
 _LEET_WORD = re.compile(r"\b(?=[\w'@$]*[A-Za-z])(?=[\w'@$]*[0-9@$])[\w'@$]{3,}\b")
 _TAG_RUN = re.compile("[\U000e0000-\U000e007f]+")
+_DROP_RUN = re.compile(f"[{_ZERO_WIDTH}{_BIDI_CONTROLS}\U000e0000-\U000e007f]")
 _BIDI_RUN = re.compile(
     "[\u202a\u202b\u202d\u202e\u2066\u2067\u2068]([^\u202c\u2069\n]*)[\u202c\u2069]?"
 )
@@ -260,24 +269,101 @@ class _View:
 
 
 def annotate(text: str, *, html: str | None = None) -> list[dict[str, str]]:
-    """Security annotations for ``text`` (and the page ``html`` it came from, if any)."""
-    text = text[:MAX_SCAN_CHARS]
+    """Security annotations for ``text`` (and the page ``html`` it came from, if any).
+
+    Locations: ``text[a:b]`` are character offsets into ``text`` (findings of the visible
+    reading are mapped back through the removed invisible characters); HTML carriers say
+    which node and its source ``line``; ``html[a:b]`` are offsets into ``html``. At most
+    ``MAX_SCAN_CHARS`` of each are scanned; the rest is reported as a ``not_scanned``
+    annotation, never skipped silently."""
     found: list[dict[str, str]] = []
+    if len(text) > MAX_SCAN_CHARS:
+        found.append(_not_scanned("text", len(text)))
+        text = text[:MAX_SCAN_CHARS]
     found.extend(_character_findings(text))
     views = list(_text_views(text))
+    omap = _offset_map(text)
     markup = html if html is not None else (text if _TAGGY.search(text) else None)
     if markup:
-        views.extend(_html_views(markup[:MAX_SCAN_CHARS], page=html is not None))
-        found.extend(_unsafe_html_links(markup[:MAX_SCAN_CHARS]))
+        if len(markup) > MAX_SCAN_CHARS:
+            found.append(_not_scanned("html", len(markup)))
+            markup = markup[:MAX_SCAN_CHARS]
+        views.extend(_html_views(markup, page=html is not None))
+        found.extend(_unsafe_html_links(markup))
     found.extend(_unsafe_md_links(text))
-    plain_rank = _assess(views[0].text)[0]
-    for view in views:
+    plain = _assess_view(views[0], omap)
+    found.extend(plain)
+    plain_rank = max((_RANK[a["severity"]] for a in plain), default=0)
+    for view in views[1:]:
         if view.carrier in ("rot13", "leetspeak") and (
-            not _any(view.text.lower(), _GATE_B) or _assess(view.text)[0] <= plain_rank
+            not _GATE_B_RE.search(view.text.lower()) or _assess(view.text)[0] <= plain_rank
         ):
             continue  # a re-reading only matters when it says more than the plain text
-        found.extend(_assess_view(view))
+        found.extend(_assess_view(view, omap))
     return _dedupe(found)
+
+
+def _not_scanned(what: str, size: int) -> dict[str, str]:
+    return _finding(
+        "not_scanned",
+        1,
+        f"{size - MAX_SCAN_CHARS} characters after the first {MAX_SCAN_CHARS} were not scanned",
+        f"{what}[{MAX_SCAN_CHARS}:{size}]",
+    )
+
+
+_LOCATED = re.compile(r"text\[(\d+):(\d+)\]")
+_HTML_LINE = re.compile(r"\(line (\d+)\)|^html\[(\d+):")
+_HTML_HEADING_ID = re.compile(
+    r"<h[1-6]\b[^>]*?\sid\s*=\s*[\"']?([^\"'\s>]+)|<a\b[^>]*?\s(?:id|name)\s*=\s*[\"']?([^\"'\s>]+)"
+    r"|<section\b[^>]*?\sid\s*=\s*[\"']?([^\"'\s>]+)",
+    _I,
+)
+_MD_ANCHOR = re.compile(r"[ ]\{[ ]*#([^\s}]+)[^}\n]*\}[ ]*$", re.M)
+
+
+def text_span(location: str) -> tuple[int, int] | None:
+    """The ``(start, end)`` offsets of the last ``text[a:b]`` in an annotation location."""
+    found = _LOCATED.findall(location)
+    return (int(found[-1][0]), int(found[-1][1])) if found else None
+
+
+def place_html_annotations(
+    annotations: list[dict[str, str]], html: str, markdown: str
+) -> list[dict[str, str]]:
+    """Give annotations found in a page's HTML a place in its Markdown.
+
+    A carrier the conversion removed (a comment, a CSS-hidden element, an attribute) has no
+    offset in the Markdown; it is placed at the heading it follows in the HTML: the last
+    element with an ``id`` at or before its source line whose id is also a ``{ #id }`` heading
+    anchor of the Markdown (else the start of the page). The location gains
+    ``; near text[o:o]`` so chunks can carry it."""
+    if all(text_span(a["location"]) for a in annotations):
+        return annotations
+    md_anchor = {
+        m.group(1): m.start() - (m.start() - markdown.rfind("\n", 0, m.start()) - 1)
+        for m in _MD_ANCHOR.finditer(markdown)
+    }
+    marks: list[tuple[int, int]] = []  # (html line, markdown offset) of known anchors
+    line, last = 1, 0
+    for m in _HTML_HEADING_ID.finditer(html):
+        anchor = next(g for g in m.groups() if g)
+        if anchor in md_anchor:
+            line += html.count("\n", last, m.start())
+            last = m.start()
+            marks.append((line, md_anchor[anchor]))
+    out = []
+    for a in annotations:
+        if text_span(a["location"]) is None:
+            m = _HTML_LINE.search(a["location"])
+            at = 0
+            if m:
+                where = int(m.group(1)) if m.group(1) else html.count("\n", 0, int(m.group(2))) + 1
+                before = [off for ln, off in marks if ln <= where]
+                at = before[-1] if before else 0
+            a = {**a, "location": f"{a['location']}; near text[{at}:{at}]"}
+        out.append(a)
+    return out
 
 
 def max_severity(annotations: list[dict[str, str]]) -> str:
@@ -289,10 +375,43 @@ def max_severity(annotations: list[dict[str, str]]) -> str:
 # -- views -----------------------------------------------------------------------------------
 
 
+_DROP = str.maketrans(dict.fromkeys(map(ord, _ZERO_WIDTH + _BIDI_CONTROLS)))
+_NON_ASCII_RUN = re.compile(r"[^\x00-\x7f]+")
+
+
 def _visible(text: str) -> str:
-    folded = "".join(ch for ch in text if ch not in _ZERO_WIDTH and ch not in _BIDI_CONTROLS)
-    folded = _TAG_RUN.sub("", folded)
+    if text.isascii():
+        return text
+    folded = _TAG_RUN.sub("", text.translate(_DROP))
     return unicodedata.normalize("NFKC", folded).translate(_HOMOGLYPHS)
+
+
+def _offset_map(text: str) -> tuple[list[int], list[int]] | None:
+    """Maps an offset in ``_visible(text)`` back to ``text`` (per character; ``None`` when they
+    are the same). Two lists: visible offsets where the shift changes, and the shift from there."""
+    if text.isascii():
+        return None
+    at: list[int] = []
+    shift_at: list[int] = []
+    shift = 0
+    for m in _NON_ASCII_RUN.finditer(text):
+        run = m.group()
+        if unicodedata.is_normalized("NFKC", run) and not _DROP_RUN.search(run):
+            continue
+        for k, ch in enumerate(run):
+            n = 0 if _DROP_RUN.match(ch) else len(unicodedata.normalize("NFKC", ch))
+            if n != 1:
+                shift += 1 - n
+                at.append(m.start() + k + 1 - shift)
+                shift_at.append(shift)
+    return (at, shift_at) if at else None
+
+
+def _to_text(offset: int, omap: tuple[list[int], list[int]] | None) -> int:
+    if omap is None:
+        return offset
+    k = bisect_right(omap[0], offset) - 1
+    return offset + (omap[1][k] if k >= 0 else 0)
 
 
 def _text_views(text: str) -> list[_View]:
@@ -327,7 +446,8 @@ def _text_views(text: str) -> list[_View]:
         for m in _COMMENT.finditer(text):
             views.append(_View(m.group(1), f"text[{m.start()}:{m.end()}]", "html comment", True))
     visible = views[0].text
-    views.append(_View(codecs.encode(visible, "rot13"), "text", "rot13", True))
+    if _GATE_B_ROT13.search(visible.lower()):  # only a reading that could say more is built
+        views.append(_View(codecs.encode(visible, "rot13"), "text", "rot13", True))
     if len(_LEET_WORD.findall(visible)) >= 3:
         leet = _LEET_WORD.sub(lambda m: m.group().translate(_LEET), visible)
         views.append(_View(leet, "text", "leetspeak", True))
@@ -356,7 +476,14 @@ def _html_views(markup: str, *, page: bool = True) -> list[_View]:
         return []
     views: list[_View] = []
     for i, node in enumerate(root.iter(etree.Comment)):
-        views.append(_View(node.text or "", f"html comment #{i + 1}", "html comment", True))
+        views.append(
+            _View(
+                node.text or "",
+                f"html comment #{i + 1} (line {node.sourceline or 0})",
+                "html comment",
+                True,
+            )
+        )
     for el in root.iter():
         if not isinstance(el.tag, str):
             continue
@@ -364,12 +491,23 @@ def _html_views(markup: str, *, page: bool = True) -> list[_View]:
         for attr in _HIDDEN_ATTRS:
             value = el.get(attr)
             if value and value.strip():
-                views.append(_View(value, f"html <{tag}> @{attr}", f"{attr} attribute", True))
+                views.append(
+                    _View(
+                        value,
+                        f"html <{tag}> @{attr} (line {el.sourceline or 0})",
+                        f"{attr} attribute",
+                        True,
+                    )
+                )
         reason = _hidden_reason(el)
         if reason and (page or not reason.endswith("content")):  # prose mentioning <noscript>
             content = " ".join(el.itertext())
             if content.strip():
-                views.append(_View(content, f"html <{tag}> {reason}", reason, True))
+                views.append(
+                    _View(
+                        content, f"html <{tag}> {reason} (line {el.sourceline or 0})", reason, True
+                    )
+                )
     return views
 
 
@@ -511,8 +649,23 @@ _GATE_MODAL = ("must", "should", "shall", "need", "required", "have to", "has to
 _PARAGRAPH = re.compile(r"\n\s*\n")
 
 
-def _any(lower: str, needles: tuple[str, ...]) -> bool:
-    return any(n in lower for n in needles)
+def _gate(needles: tuple[str, ...]) -> re.Pattern[str]:
+    """One alternation of literal needles: a single C-level scan instead of a Python loop."""
+    return re.compile("|".join(re.escape(n) for n in sorted(needles, key=len, reverse=True)))
+
+
+_GATE_B_RE, _GATE_C_RE, _GATE_SEND_RE, _GATE_DANGER_RE, _GATE_D_RE, _GATE_E_RE, _GATE_MODAL_RE = (
+    _gate(g) for g in (_GATE_B, _GATE_C, _GATE_SEND, _GATE_DANGER, _GATE_D, _GATE_E, _GATE_MODAL)
+)
+
+
+_GATE_B_ROT13 = _gate(tuple(codecs.encode(n, "rot13") for n in _GATE_B))
+_GATE_AI_LOWER = re.compile(_GATE_AI.pattern.lower())
+_A_PATTERNS_ASCII = _A_PATTERNS[:1] + _A_PATTERNS[2:]  # [1] needs CJK characters
+
+
+def _any(lower: str, gate: re.Pattern[str]) -> bool:
+    return gate.search(lower) is not None
 
 
 def _paragraphs(text: str) -> list[tuple[int, str]]:
@@ -538,20 +691,30 @@ def _assess_paragraph(text: str) -> tuple[int, re.Match[str] | None, str]:
     """(severity rank 0-3, the strongest match, why) for one paragraph. Each feature's regular
     expressions run only when one of its literal needles occurs (linear, cheap gates)."""
     lower = text.lower()
-    has_ai = _GATE_AI.search(text) is not None
-    prose = _mask(_mask(text, _CODE_SPAN), _QUOTED)  # mentions do not count for B, D, E
-    a = _first(_A_PATTERNS, text) if has_ai else None
-    a3 = _A3.search(text) if has_ai and _any(lower, _GATE_MODAL) else None
-    gate_b = _any(lower, _GATE_B)
+    has_ai = _GATE_AI_LOWER.search(lower) is not None
+    gate_b = _any(lower, _GATE_B_RE)
+    gate_d = _any(lower, _GATE_D_RE)
+    gate_e = _any(lower, _GATE_E_RE)
+    roles = {m.group(1).lower() for m in _TRANSCRIPT.finditer(text)} if ":" in text else set()
+    prose = text
+    if gate_b or gate_d or gate_e or len(roles) >= 2:
+        prose = _mask(_mask(text, _CODE_SPAN), _QUOTED)  # mentions do not count for B, D, E
+    if has_ai:
+        patterns = _A_PATTERNS if not text.isascii() else _A_PATTERNS_ASCII
+        a = _first(patterns, text)
+    else:
+        a = None
+    a3 = _A3.search(text) if has_ai and _any(lower, _GATE_MODAL_RE) else None
     b = _first(_B_STRONG, prose) if gate_b else None
     b_weak = _B_WEAK.search(prose) if gate_b else None
-    c_strong = _C_EXFIL.search(text) if _any(lower, _GATE_C) else None
-    if not c_strong and ("http" in lower or "@" in lower) and _any(lower, _GATE_SEND):
+    c_strong = _C_EXFIL.search(text) if _any(lower, _GATE_C_RE) else None
+    if not c_strong and ("http" in lower or "@" in lower) and _any(lower, _GATE_SEND_RE):
         c_strong = _C_SEND_OUT.search(text)
-    c = c_strong or (_C_DANGER.search(text) if _any(lower, _GATE_DANGER) else None)
-    d = _first(_D, prose) if _any(lower, _GATE_D) else None
-    e = _first(_E, prose) if _any(lower, _GATE_E) else None
-    roles = {m.group(1).lower() for m in _TRANSCRIPT.finditer(prose)} if ":" in text else set()
+    c = c_strong or (_C_DANGER.search(text) if _any(lower, _GATE_DANGER_RE) else None)
+    d = _first(_D, prose) if gate_d else None
+    e = _first(_E, prose) if gate_e else None
+    if len(roles) >= 2 and prose is not text:
+        roles = {m.group(1).lower() for m in _TRANSCRIPT.finditer(prose)}
     transcript = len(roles) >= 2
     g = _G.search(text) if "![" in text else None
 
@@ -578,15 +741,24 @@ def _assess_paragraph(text: str) -> tuple[int, re.Match[str] | None, str]:
     if a or e or d or a3 or b_weak or transcript:
         m = a or e or d or a3 or b_weak or _TRANSCRIPT.search(prose)
         return 2, m, "instruction-like text"
+    if c and c.re is _C_EXFIL:
+        return 1, c, _WHY_MENTION
     if c:
         return 1, c, "sensitive or destructive action"
     return 0, None, ""
 
 
+_WHY_MENTION = "mentions reading or sending sensitive data"
+"""A low finding kept for hidden carriers only: in visible prose, an HTTP library's docs say
+"include cookies in the request" on every page, which is not worth an agent's attention."""
+
+
 MAX_FINDINGS_PER_VIEW = 50
 
 
-def _assess_view(view: _View) -> list[dict[str, str]]:
+def _assess_view(
+    view: _View, omap: tuple[list[int], list[int]] | None = None
+) -> list[dict[str, str]]:
     if view.hidden and view.carrier not in ("rot13", "leetspeak"):
         paragraphs = [(0, view.text)]  # a hidden carrier is judged as one piece
     else:
@@ -597,8 +769,9 @@ def _assess_view(view: _View) -> list[dict[str, str]]:
         if view.hidden and rank:
             rank = min(3, rank + 1)
         location = view.location
-        if view.location == "text" and not view.carrier:
-            location = f"text[{offset}:{offset + len(para)}]"
+        if view.location == "text":  # the visible text or a same-length re-reading of it
+            start, end = _to_text(offset, omap), _to_text(offset + len(para), omap)
+            location = f"text[{start}:{end}]"
         if rank == 0:
             if view.hidden and view.carrier not in ("rot13", "leetspeak", "markdown link title"):
                 words = len(view.text.split())
@@ -611,6 +784,8 @@ def _assess_view(view: _View) -> list[dict[str, str]]:
                             "hidden_text", 1, f"{view.carrier}: {_evidence(view.text)}", location
                         )
                     )
+            continue
+        if rank == 1 and why == _WHY_MENTION and not view.hidden:
             continue
         kind = "prompt_injection_suspected" if rank == 3 else "suspicious_instruction"
         evidence = _evidence(_sentence(para, match)) if match else _evidence(para)

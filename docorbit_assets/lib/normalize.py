@@ -34,13 +34,14 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from html.parser import HTMLParser
 from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import unquote, urljoin, urlsplit
 
 import pyarrow as pa
 
+from docorbit_assets.lib.html_to_md import decode_html, html_to_markdown
+from docorbit_assets.lib.injection import annotate, place_html_annotations
 from docorbit_assets.lib.markdown_scan import iter_links, scan_markdown, split_front_matter
 from docorbit_serve.registry import SourceConfig
 from docorbit_serve.schemas import SCHEMAS, stable_id
@@ -58,10 +59,10 @@ _BINARY_TYPES = ("application/octet-stream", "application/pdf", "application/zip
 _EXTERNAL_SCHEMES = ("http", "https", "ftp", "mailto")
 
 
-def normalize(cfg: SourceConfig, fetches: pa.Table) -> pa.Table:
+def normalize(cfg: SourceConfig, fetches: pa.Table, project_root: Path | None = None) -> pa.Table:
     """Pages of one source from its fetched bodies (see module docstring)."""
     rows: list[dict[str, Any]] = []
-    local_root = _local_root(cfg, fetches)
+    local_root = _local_root(cfg, fetches, project_root)
     for f in fetches.to_pylist():
         if not f.get("ok"):
             continue
@@ -69,22 +70,25 @@ def normalize(cfg: SourceConfig, fetches: pa.Table) -> pa.Table:
         path = page_path(cfg, f.get("url") or url, local_root)
         body: bytes = f.get("body") or b""
         kind = _body_kind(path, url, f.get("content_type") or "", body)
-        text = body.decode(_charset(f.get("content_type") or ""), errors="replace")
         fetched_at = f.get("fetched_at") or ""
         if kind == "markdown":
+            text = body.decode(_charset(f.get("content_type") or ""), errors="replace")
             row = normalize_markdown(
                 cfg=cfg, path=path, url=url, text=text, fetched_at=fetched_at, raw_bytes=len(body)
             )
         elif kind == "html":
             row = normalize_html(
-                cfg=cfg, path=path, url=url, text=text, fetched_at=fetched_at, raw_bytes=len(body)
+                cfg=cfg, path=path, url=url, body=body, fetched_at=fetched_at, raw_bytes=len(body)
             )
         else:
             log.info("normalize: %s is not a document (%s); not a page", url, f.get("content_type"))
             continue
         capped = f.get("error_code") == "truncated" or (f.get("bytes") or 0) > len(body)
-        if capped and not row["truncated"]:
-            row["truncated"], row["truncation_reason"] = True, "body_capped"
+        if capped:
+            row["truncated"] = True
+            row["truncation_reason"] = "; ".join(
+                r for r in ("body_capped", row["truncation_reason"]) if r
+            )
         rows.append(row)
     rows.sort(key=lambda r: (r["path"], r["url"]))
     return pa.Table.from_pylist(rows, schema=SCHEMAS["pages"])
@@ -96,8 +100,54 @@ def normalize_markdown(
     """One ``PAGES`` row from a Markdown document."""
     text = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
     front, markdown = split_front_matter(text)
+    return _page_row(
+        cfg=cfg,
+        path=path,
+        url=url,
+        markdown=markdown,
+        title=str(front.get("title") or "").strip(),
+        fetched_at=fetched_at,
+        raw_bytes=raw_bytes,
+        reasons=[],
+        html=None,
+    )
+
+
+def normalize_html(
+    *, cfg: SourceConfig, path: str, url: str, body: bytes | str, fetched_at: str, raw_bytes: int
+) -> dict[str, Any]:
+    """One ``PAGES`` row from an HTML document, converted by ``html_to_md.html_to_markdown``.
+
+    The raw HTML is handed to the annotator as well, so carriers the conversion drops on
+    purpose (comments, CSS-hidden elements, ``alt``/``aria-*`` text) are still annotated."""
+    html = decode_html(body) if isinstance(body, bytes) else body
+    conv = html_to_markdown(html, url=url)
+    return _page_row(
+        cfg=cfg,
+        path=path,
+        url=url,
+        markdown=conv.markdown,
+        title=conv.title.strip(),
+        fetched_at=fetched_at,
+        raw_bytes=raw_bytes,
+        reasons=[conv.truncation_reason] if conv.truncated else [],
+        html=html,
+    )
+
+
+def _page_row(
+    *,
+    cfg: SourceConfig,
+    path: str,
+    url: str,
+    markdown: str,
+    title: str,
+    fetched_at: str,
+    raw_bytes: int,
+    reasons: list[str],
+    html: str | None,
+) -> dict[str, Any]:
     scan = scan_markdown(markdown)
-    title = str(front.get("title") or "").strip()
     if not title:
         title = next((h.text for h in scan.headings if h.level == 1), "") or _stem(path)
     page_parts = urlsplit(url)
@@ -111,6 +161,9 @@ def normalize_markdown(
         {"id": stable_id("x_", cfg.name, path, str(k)), "language": f.language, "code": f.code}
         for k, f in enumerate(scan.fences)
     ]
+    annotations = annotate(markdown, html=html)
+    if html is not None:
+        annotations = place_html_annotations(annotations, html, markdown)
     return {
         "id": stable_id("p_", cfg.name, path),
         "source": cfg.name,
@@ -127,39 +180,9 @@ def normalize_markdown(
         "fetched_at": fetched_at,
         "raw_bytes": raw_bytes,
         "tokens": count_tokens(markdown),
-        "security_annotations": [],
-        "truncated": False,
-        "truncation_reason": "",
-    }
-
-
-def normalize_html(
-    *, cfg: SourceConfig, path: str, url: str, text: str, fetched_at: str, raw_bytes: int
-) -> dict[str, Any]:
-    """A placeholder ``PAGES`` row for an HTML document: its visible text, flagged truncated."""
-    parser = _TextParser()
-    parser.feed(text)
-    parser.close()
-    body = "\n".join(parser.blocks())
-    return {
-        "id": stable_id("p_", cfg.name, path),
-        "source": cfg.name,
-        "library": cfg.library,
-        "version": cfg.version,
-        "url": url,
-        "path": path,
-        "title": parser.title.strip() or _stem(path),
-        "markdown": body,
-        "headings": [],
-        "links": [],
-        "code_examples": [],
-        "content_hash": hashlib.sha256(body.encode("utf-8")).hexdigest(),
-        "fetched_at": fetched_at,
-        "raw_bytes": raw_bytes,
-        "tokens": count_tokens(body),
-        "security_annotations": [],
-        "truncated": True,
-        "truncation_reason": "html_not_normalized",
+        "security_annotations": annotations,
+        "truncated": bool(reasons),
+        "truncation_reason": "; ".join(reasons),
     }
 
 
@@ -176,10 +199,12 @@ def page_path(cfg: SourceConfig, url: str, local_root: str | None = None) -> str
     return PurePosixPath(abs_path).name
 
 
-def _local_root(cfg: SourceConfig, fetches: pa.Table) -> str | None:
+def _local_root(cfg: SourceConfig, fetches: pa.Table, project_root: Path | None) -> str | None:
     urls = [u for u in fetches.column("url").to_pylist() if u and u.startswith("file:")]
     if not urls:
         return None
+    if project_root is not None:  # exact: the folder fetch listed (SourceConfig.resolved_location)
+        return cfg.resolved_location(Path(project_root)).rstrip("/") or "/"
     return _root_from_location(
         cfg, [u[len("file://") :] if "%" not in u else unquote(urlsplit(u).path) for u in urls]
     )
@@ -218,7 +243,7 @@ def _prefix_of(root: str, paths: list[str]) -> bool:
 def _body_kind(path: str, url: str, content_type: str, body: bytes) -> str:
     ctype = content_type.split(";", 1)[0].strip().lower()
     suffix = PurePosixPath(urlsplit(url).path or path).suffix.lower()
-    if suffix in _MD_EXT or ctype in _MD_TYPES or suffix == ".txt":
+    if suffix in _MD_EXT or suffix == ".txt":
         return "markdown"
     if (
         suffix in _HTML_EXT
@@ -226,6 +251,8 @@ def _body_kind(path: str, url: str, content_type: str, body: bytes) -> str:
         or body.lstrip()[:15].lower().startswith((b"<!doctype html", b"<html"))
     ):
         return "html"
+    if ctype in _MD_TYPES:
+        return "markdown"
     if ctype.startswith(("image/", "audio/", "video/", "font/")) or ctype in _BINARY_TYPES:
         return "other"
     return "markdown"  # fetch's contract: ok rows hold Markdown whatever the served type
@@ -254,46 +281,3 @@ def _is_external(page: Any, resolved: str) -> bool:
     if target.scheme not in _EXTERNAL_SCHEMES:
         return False
     return page.scheme not in ("http", "https") or target.netloc.lower() != page.netloc.lower()
-
-
-class _TextParser(HTMLParser):
-    _SKIP = frozenset({"script", "style", "template", "noscript", "svg"})
-    _BLOCK = frozenset(
-        {"p", "div", "br", "li", "tr", "pre", "section", "article", "h1", "h2", "h3", "h4"}
-        | {"h5", "h6", "table", "ul", "ol", "blockquote", "header", "footer", "nav", "main"}
-    )
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self._parts: list[str] = []
-        self._skip = 0
-        self._in_title = False
-        self.title = ""
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in self._SKIP:
-            self._skip += 1
-        elif tag == "title":
-            self._in_title = True
-        elif tag in self._BLOCK:
-            self._parts.append("\n")
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in self._SKIP and self._skip:
-            self._skip -= 1
-        elif tag == "title":
-            self._in_title = False
-        elif tag in self._BLOCK:
-            self._parts.append("\n")
-
-    def handle_data(self, data: str) -> None:
-        if self._skip:
-            return
-        if self._in_title:
-            self.title += data
-            return
-        self._parts.append(data)
-
-    def blocks(self) -> list[str]:
-        text = "".join(self._parts)
-        return [" ".join(line.split()) for line in text.split("\n") if line.strip()]

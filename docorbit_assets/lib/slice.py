@@ -22,8 +22,12 @@ Contract: ``slice_pages(pages) -> pa.Table``, deterministic, rows in page order 
 - ``prev_id``/``next_id`` link the chunks of a page in order; ``parent_id`` is the (first-part)
   chunk id of the nearest ancestor section, "" for top-level sections.
 - ``url`` = page URL + ``#anchor`` when the anchor is non-empty; provenance (source, library,
-  version, path, title, fetched_at) is copied from the page; ``security_annotations`` are the
-  page's annotations whose ``evidence`` occurs in the chunk text.
+  version, path, title, fetched_at) is copied from the page. ``security_annotations``: every
+  page annotation is given to exactly one chunk, by the start of its ``text[a:b]`` location
+  (offsets into the page Markdown; HTML carriers the conversion removed carry a
+  ``near text[o:o]`` placement from ``injection.place_html_annotations``): the chunk whose
+  line range holds it, else the next chunk, else the last; no location → the first chunk.
+  Nothing is re-annotated, so chunk and page agree and the annotator runs once per page.
 - ``code_blocks`` (language, code) of the fences in the chunk; ``tokens`` via ``count_tokens``;
   ``content_hash`` = SHA-256 hex of ``text``.
 """
@@ -32,11 +36,13 @@ from __future__ import annotations
 
 import hashlib
 import re
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from typing import Any
 
 import pyarrow as pa
 
+from docorbit_assets.lib.injection import text_span
 from docorbit_assets.lib.markdown_scan import Scan, scan_markdown
 from docorbit_serve.schemas import SCHEMAS, stable_id
 from docorbit_serve.tokens import count_tokens
@@ -108,16 +114,30 @@ def slice_markdown(page: dict[str, Any]) -> list[dict[str, Any]]:
                     "next_id": "",
                     "parent_id": ids[sec.parent_anchor] if sec.parent_anchor is not None else "",
                     "fetched_at": page["fetched_at"],
-                    "security_annotations": [
-                        ann
-                        for ann in (page.get("security_annotations") or [])
-                        if ann.get("evidence") and ann["evidence"] in text
-                    ],
+                    "security_annotations": [],
                 }
             )
     for prev, nxt in zip(rows, rows[1:], strict=False):
         prev["next_id"], nxt["prev_id"] = nxt["id"], prev["id"]
+    _place_annotations(page.get("security_annotations") or [], page["markdown"] or "", rows)
     return rows
+
+
+def _place_annotations(annotations: list[dict], markdown: str, rows: list[dict[str, Any]]) -> None:
+    """Each page annotation goes to exactly one chunk: the one whose line range holds the start
+    of its ``text[a:b]`` location (the next chunk when it starts on a blank line between two,
+    the last chunk past the end, the first when it has no text location)."""
+    if not rows:
+        return
+    starts = [0]
+    for m in re.finditer("\n", markdown):
+        starts.append(m.end())
+    ends = [r["line_end"] for r in rows]
+    for ann in annotations:
+        span = text_span(ann.get("location") or "")
+        line = bisect_right(starts, span[0]) if span else 1  # 1-based line of the start
+        k = bisect_left(ends, line)
+        rows[min(k, len(rows) - 1)]["security_annotations"].append(dict(ann))
 
 
 def _sections(scan: Scan) -> list[_Section]:
