@@ -20,6 +20,9 @@ __all__ = ["pages"]
     check_specs=[own_rows_spec("pages")],
 )
 def pages(context: dg.AssetExecutionContext, docorbit: DocOrbitResource, fetches: pa.Table):
-    """Normalized pages (title, Markdown, headings, links, code examples, tokens)."""
+    """Normalized pages (title, Markdown, headings, links, code examples, tokens, security
+    annotations, truncation). Local paths are relative to the source folder resolved exactly
+    as fetch resolved it (against the project root)."""
     cfg = docorbit.source(context.partition_key)
-    yield from emit("pages", lib_normalize.normalize(cfg, fetches), cfg.name)
+    project_root = docorbit.resolve().project_root
+    yield from emit("pages", lib_normalize.normalize(cfg, fetches, project_root), cfg.name)

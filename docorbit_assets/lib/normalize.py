@@ -1,33 +1,41 @@
 """normalize: ``fetches`` → ``pages`` (one row per fetched document, schema ``PAGES``).
 
-Contract: ``normalize(cfg, fetches) -> pa.Table`` with the ``PAGES`` schema, sorted by ``path``
+Contract: ``normalize(cfg, fetches, project_root=None) -> pa.Table`` with the ``PAGES`` schema, sorted by ``path``
 (then ``url``), deterministic for the same input.
 
 - Rows with ``ok = false`` are skipped: the failure is already recorded in ``fetches``.
-- **Markdown** bodies (``.md``, ``.mdx``, ``.markdown``; or content type ``text/markdown``,
-  ``text/x-markdown``, ``text/plain`` as served for ``llms*.txt``) become pages through
+- **Markdown** bodies (``.md``, ``.mdx``, ``.markdown``, ``.txt``; else, when the body is not
+  HTML, content type ``text/markdown``, ``text/x-markdown``, ``text/plain``) become pages through
   ``normalize_markdown``: YAML front matter dropped, a leading BOM dropped, CRLF (and lone CR)
   → LF, otherwise the text is kept verbatim.
-- **HTML** bodies (``text/html``, ``.html``/``.htm``) are not converted to Markdown yet (a later
-  issue). They still become pages, never silently dropped: the visible text (scripts/styles
-  removed, one block per line) with ``truncated = true`` and
-  ``truncation_reason = "html_not_normalized"``.
+- **HTML** bodies (``text/html``, ``.html``/``.htm``, or a body starting ``<!doctype html``/
+  ``<html``) are converted by ``html_to_md.html_to_markdown(body, url=page_url)``: main content
+  only, headings with the page's own anchors as ``{ #id }``, absolute links, fenced code with its
+  language, every admonition dialect as a GitHub-alert blockquote. Its ``truncated`` and
+  reason (parser depth, table/element/input caps, word coverage below 0.95) become the page's.
 - Any other ``ok`` body is read as Markdown (fetch's contract: ``ok`` rows hold Markdown whatever
   the served content type), except binary types (images, PDF, archives), which are not pages:
   they are logged at INFO level and stay recorded in ``fetches``.
 - A body the fetcher cut at its byte cap (``error_code = "truncated"``, or ``bytes`` larger than
-  the body) gives ``truncated = true``, ``truncation_reason = "body_capped"``.
+  the body) gives ``truncated = true`` with ``body_capped`` first in ``truncation_reason``
+  (reasons are joined with ``"; "``).
 
 ``path``: for local sources (``file://`` URLs) the path relative to the source folder
-(``advanced/timeouts.md``); for web sources the URL path (``/docs/quickstart/``). This stage is
-not given the project root: an absolute ``cfg.location`` is used as is; a relative one is found
-as the deepest ``…/<location>`` folder that holds every fetched file.
+(``advanced/timeouts.md``); for web sources the URL path (``/docs/quickstart/``). The source
+folder is exact when ``project_root`` is given (``cfg.resolved_location(project_root)``, what
+fetch listed; the Dagster asset passes it); without it an absolute ``cfg.location`` is used as
+is and a relative one is found as the deepest ``…/<location>`` folder holding every fetched file.
 
 Page fields: ``id = stable_id("p_", source, path)``; ``title`` = front-matter ``title`` → first
 H1 → file stem; ``headings`` (level, text, anchor) with MkDocs anchors (``markdown_scan``);
 ``links`` (text, url, is_external) with relative URLs resolved against the page URL;
 ``code_examples`` (id, language, code) from fenced blocks; ``content_hash`` = SHA-256 hex of
-``markdown``; ``tokens`` = ``count_tokens(markdown)``; ``security_annotations`` = [] for now.
+``markdown``; ``tokens`` = ``count_tokens(markdown)`` (cl100k, vendored BPE);
+``security_annotations`` = ``injection.annotate(markdown, html=raw_html)`` (``html`` only for
+HTML pages, so carriers the conversion drops — comments, CSS-hidden elements, ``alt``/``aria``
+text — are still found; those get a ``near text[o:o]`` place in the Markdown from
+``injection.place_html_annotations`` so the slicer can hand them to a chunk). The text is never
+changed by annotation.
 """
 
 from __future__ import annotations
