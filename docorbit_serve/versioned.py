@@ -7,7 +7,7 @@ version, and stamps every hit with ``version_match``.
 
 Contract::
 
-    workspace_root(home, project=None, cwd=None) -> Path | None
+    workspace_root(home, project=None, cwd=None) -> Path | None     (find_workspace(cwd))
     indexed_versions(manifest) -> dict[library, list[label]]        (from published.json)
     workspace_pins(root, manifest) -> dict[library, Pin]
     pinned_versions(project_root, catalog) -> dict[library, Resolution]
@@ -15,7 +15,8 @@ Contract::
                      offset=0, backend=None) -> VersionedResult
     version_report(root, manifest, libraries=()) -> dict            (``docorbit version``,
                                                                       MCP ``get_version``)
-    render_notices(result.versions) -> str                         (Markdown lines)
+    render_notices(result) -> str                                  (Markdown lines)
+    update_docs_lock(root, manifest, check=False) -> dict           (``init``/``update``)
 
 ``version_match`` (per hit, against the workspace's version of the hit's library):
 
@@ -53,15 +54,24 @@ resolution (``docorbit update``), not an input here.
 from __future__ import annotations
 
 import dataclasses
+import os
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from docorbit_serve.home import Home, find_project_root
+from docorbit_serve.home import PROJECT_MARKERS, Home
 from docorbit_serve.search import MAX_RESULTS, Hit, SearchResult, search
-from docorbit_serve.workspace import Dependency, Resolution, resolve_workspace
+from docorbit_serve.workspace import (
+    DOCS_LOCK,
+    Dependency,
+    Resolution,
+    read_docs_lock,
+    resolve_workspace,
+    write_docs_lock,
+)
+from docorbit_serve.workspace.lockfile import docs_lock_document
 from docorbit_serve.workspace.resolve import label_allows, match_level, parse_label
 
 __all__ = [
@@ -70,9 +80,13 @@ __all__ = [
     "Pin",
     "VersionedHit",
     "VersionedResult",
+    "classify",
+    "find_workspace",
     "indexed_versions",
+    "notice",
     "pinned_versions",
     "render_notices",
+    "update_docs_lock",
     "version_report",
     "versioned_search",
     "workspace_pins",
@@ -96,14 +110,39 @@ POOL = 60  # candidates asked from search per request (at least 3x the window)
 # --------------------------------------------------------------------------- pins
 
 
-def workspace_root(home: Home, project: str | None = None, cwd: Path | None = None) -> Path | None:
-    """The workspace whose versions count: ``-p DIR``; else the project of a project home;
-    else the nearest project root above ``cwd`` (global or explicit homes). None if none."""
+def _is_workspace(d: Path) -> bool:
+    if any((d / m).exists() for m in (*PROJECT_MARKERS, "docs.lock")):
+        return True
+    return any(d.glob("requirements*.txt"))
+
+
+def find_workspace(start: Path, *, stop: Path | None = None) -> Path | None:
+    """Nearest folder at or above ``start`` holding a manifest, docs.lock or project marker
+    (``requirements*.txt`` counts, unlike ``home.find_project_root``); never ``stop`` or above."""
+    stop = (stop or Path.home()).resolve()
+    cur = start.resolve()
+    while cur != stop:
+        if _is_workspace(cur):
+            return cur
+        if cur.parent == cur:
+            return None
+        cur = cur.parent
+    return None
+
+
+def workspace_root(
+    home: Home,
+    project: str | os.PathLike[str] | None = None,
+    cwd: Path | None = None,
+) -> Path | None:
+    """The workspace whose versions count: ``project`` (``-p DIR`` or ``--workspace DIR``);
+    else the project of a project home; else the nearest workspace above ``cwd`` (global or
+    explicit homes, e.g. an MCP server started in the project). None when there is none."""
     if project:
         return Path(project).expanduser().resolve()
     if home.path == home.project_root / ".docorbit":
         return home.project_root
-    return find_project_root(cwd or Path.cwd())
+    return find_workspace(cwd or Path.cwd())
 
 
 def indexed_versions(manifest: Mapping[str, Any]) -> dict[str, list[str]]:
@@ -240,8 +279,8 @@ def notice(pin: Pin) -> str:
     if pin.status == "version_unavailable":
         return (
             f"version_unavailable: {pin.library} {wanted} is pinned ({where}) but no docs for "
-            f"its line are indexed; nearest indexed: {near}. The results below are from those "
-            f"other versions (see each hit's version), not {wanted}."
+            f"its line are indexed; nearest indexed: {near}. Answers come from those other "
+            f"versions (each hit names its version), never from {wanted}."
         )
     if pin.status == "unversioned_docs":
         return (
@@ -320,6 +359,44 @@ def render_notices(result: VersionedResult) -> str:
     return "\n".join(f"**Version:** {n}" for n in result.notices) + "\n\n"
 
 
+# --------------------------------------------------------------------------- docs.lock
+
+
+def update_docs_lock(
+    root: Path,
+    manifest: Mapping[str, Any] | None,
+    *,
+    check: bool = False,
+    require_dependencies: bool = False,
+) -> dict[str, Any]:
+    """Resolve the workspace at ``root`` against the publication and write ``root/docs.lock``.
+
+    ``manifest`` is published.json (``None``/empty when nothing is published: every
+    dependency is then ``unresolved``). With ``check`` nothing is written, nor when
+    ``require_dependencies`` and the scan finds none (``docorbit init``). Returns ``path``,
+    ``changed`` (the content hash differs from the file's, or there is no file),
+    ``snapshot_hash``, ``dependencies`` (count) and ``matched`` (dependencies with docs)."""
+    manifest = manifest or {}
+    res = resolve_workspace(Path(root), indexed_versions(manifest))
+    info = {"publish_id": manifest.get("publish_id"), "sources": manifest.get("sources") or {}}
+    doc = docs_lock_document(res.scan, res.resolutions, info)
+    previous = read_docs_lock(Path(root))
+    changed = not previous or previous.get("snapshot_hash") != doc["snapshot_hash"]
+    path = Path(root) / DOCS_LOCK
+    write = not check and (res.scan.dependencies or not require_dependencies)
+    if write:
+        path = write_docs_lock(Path(root), res.scan, res.resolutions, info)
+    return {
+        "path": str(path),
+        "changed": changed,
+        "written": bool(write),
+        "snapshot_hash": doc["snapshot_hash"],
+        "dependencies": len(res.scan.dependencies),
+        "matched": sum(r.library is not None for r in res.resolutions),
+        "warnings": len(res.scan.warnings),
+    }
+
+
 # --------------------------------------------------------------------------- report
 
 
@@ -333,7 +410,11 @@ def version_report(
     indexed = indexed_versions(manifest)
     pins = workspace_pins(root, manifest) if root is not None else {}
     wanted = list(dict.fromkeys(libraries))
-    rows = [p.to_dict() for lib, p in pins.items() if not wanted or lib in wanted]
+    rows = [
+        {**p.to_dict(), "notice": notice(p)}
+        for lib, p in pins.items()
+        if not wanted or lib in wanted
+    ]
     missing = [
         {
             "library": lib,
