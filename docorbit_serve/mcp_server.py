@@ -9,7 +9,8 @@ Contract:
   next_cursor), ``get_doc`` (chunk / section / page, bounded by max_tokens, continued by
   cursor), ``list_sources``, ``get_documentation_map`` (sources → pages → sections, paginated),
   ``get_implementation_context`` (task → token-budgeted pack, ``mcp_context``) and ``ingest_doc``
-  (register a URL or path and run the pipeline, ``mcp_ingest``; progress notifications). The
+  (register a URL or path and run the pipeline, ``mcp_ingest``; progress notifications), and
+  ``get_version`` (the workspace's versions and the docs served for them, ``versioned``). The
   read tools are annotated ``readOnlyHint=True, openWorldHint=False``; ``ingest_doc`` is
   ``readOnlyHint=False, openWorldHint=True``. All have typed pydantic inputs and outputs, so
   clients get input and output schemas.
@@ -71,6 +72,7 @@ TOOL_NAMES = (
     "get_documentation_map",
     "get_implementation_context",
     "ingest_doc",
+    "get_version",
 )
 _READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 _INGEST = ToolAnnotations(
@@ -502,4 +504,71 @@ def build_server(home: Home, *, read_limit: int = RESOURCE_READ_LIMIT) -> MCPSer
     def chunk_resource(id: str, offset: int = 0) -> str:  # noqa: A002 - URI variable name
         return _read(read_chunk_resource, id, offset)
 
+    _add_version_tool(server, home, catalog)
     return server
+
+
+# --------------------------------------------------------------------------- get_version
+
+
+class VersionConflict(BaseModel):
+    package_path: str
+    source_file: str
+    version: str | None = None
+
+
+class VersionPin(BaseModel):
+    library: str
+    status: Literal["available", "version_unavailable", "unversioned_docs", "unpinned"]
+    wanted: str | None = None
+    spec: str
+    ecosystem: str
+    dependency: str
+    package_path: str
+    source_file: str
+    resolved_from: str
+    docs_version: str | None = None
+    level: str
+    confidence: float
+    nearest: list[str]
+    reason: str
+    notice: str
+    conflicts: list[VersionConflict] = []
+
+
+class VersionMissing(BaseModel):
+    library: str
+    indexed_versions: list[str]
+    reason: str
+
+
+class VersionReport(BaseModel):
+    project_root: str | None = None
+    publish_id: str | None = None
+    indexed: dict[str, list[str]]
+    libraries: list[VersionPin]
+    missing: list[VersionMissing]
+
+
+def _add_version_tool(server: MCPServer, home: Home, catalog: Any) -> None:
+    """``get_version``: the workspace's versions (the server's project, else its working
+    directory) and the docs served for them (``docorbit_serve.versioned``)."""
+    from docorbit_serve.errors import NotPublished
+    from docorbit_serve.versioned import render_version_report, version_report, workspace_root
+
+    @server.tool(name="get_version", annotations=_READ_ONLY)
+    def get_version(
+        library: Annotated[
+            str | None, Field(description="Only this library (default: all the workspace uses).")
+        ] = None,
+    ) -> Annotated[CallToolResult, VersionReport]:
+        """Versions the workspace uses and the docs served for them, with confidence."""
+        try:
+            try:
+                manifest = catalog.manifest()
+            except NotPublished:
+                manifest = {}
+            rep = version_report(workspace_root(home), manifest, [library] if library else [])
+        except DocOrbitError as e:
+            raise _tool_error(e) from e
+        return _result(VersionReport.model_validate(rep), render_version_report(rep))

@@ -16,6 +16,7 @@ Contract::
     version_report(root, manifest, libraries=()) -> dict            (``docorbit version``,
                                                                       MCP ``get_version``)
     render_notices(result) -> str                                  (Markdown lines)
+    render_version_report(report) -> str                            (Markdown)
     update_docs_lock(root, manifest, check=False) -> dict           (``init``/``update``)
 
 ``version_match`` (per hit, against the workspace's version of the hit's library):
@@ -86,6 +87,7 @@ __all__ = [
     "notice",
     "pinned_versions",
     "render_notices",
+    "render_version_report",
     "update_docs_lock",
     "version_report",
     "versioned_search",
@@ -435,3 +437,36 @@ def version_report(
         "libraries": rows,
         "missing": missing,
     }
+
+
+def render_version_report(rep: Mapping[str, Any]) -> str:
+    """``version_report`` as Markdown (workspace metadata and docs labels; no fetched text)."""
+    pub = rep.get("publish_id") or "nothing published"
+    lines = [f"workspace: {rep.get('project_root')} · publication: {pub}"]
+    if rep["libraries"]:
+        lines += [
+            "",
+            "| library | workspace uses | from | docs served | level | confidence | status |",
+            "|---" * 7 + "|",
+        ]
+        for r in rep["libraries"]:
+            docs = r["docs_version"] or "-"
+            if r["status"] == "version_unavailable":
+                docs = "none for this version (nearest: " + ", ".join(r["nearest"]) + ")"
+            cells = [
+                r["library"],
+                r["wanted"] or r["spec"] or "-",
+                r["source_file"],
+                docs,
+                r["level"],
+                f"{r['confidence']:.2f}",
+                r["status"],
+            ]
+            lines.append("| " + " | ".join(str(c).replace("|", "\\|") for c in cells) + " |")
+        lines += [""] + [r["notice"] for r in rep["libraries"]]
+    else:
+        lines.append("no indexed library is used by this workspace")
+    for m in rep["missing"]:
+        known = ", ".join(v or "(unversioned)" for v in m["indexed_versions"])
+        lines.append(f"{m['library']}: {m['reason']}" + (f" (indexed: {known})" if known else ""))
+    return "\n".join(lines) + "\n"
