@@ -14,6 +14,9 @@ Contract:
     for a rebuild: its terms would not match this version's query terms.
   - ``.cursor()`` -> a new cursor on the current connection; use one per thread/query.
   - ``.publish_id`` -> the publish id of the open connection (``None`` before the first open).
+  - ``IndexFile(path, manifest)``: the same ``cursor()``/``manifest()``/``close()`` over one
+    index file that is not (yet) published, e.g. a candidate index scored by the retrieval
+    benchmark check before publish.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from docorbit_serve.search.analyze import ANALYZER_VERSION
 from docorbit_serve.search.fts import DUCKDB_CONFIG, load_extension
 from docorbit_serve.search.sqlfiles import sql
 
-__all__ = ["Catalog"]
+__all__ = ["Catalog", "IndexFile"]
 
 
 def _stamp(path: Path) -> tuple[int, int, int] | None:
@@ -134,3 +137,26 @@ class Catalog:
             if self._con is not None:
                 self._con.close()
             self._con, self._con_publish_id = None, None
+
+
+class IndexFile:
+    """A read-only catalog over one index file (published or not)."""
+
+    def __init__(self, path: Path, manifest: dict[str, Any] | None = None):
+        self.path = Path(path)
+        self._manifest = dict(manifest or {})
+        try:
+            self._con = duckdb.connect(str(self.path), read_only=True, config=dict(DUCKDB_CONFIG))
+        except duckdb.Error as e:
+            raise SearchError(f"cannot open the index {self.path}: {e}") from e
+        load_extension(self._con)
+        Catalog._check_index(self._con, self.path)
+
+    def manifest(self) -> dict[str, Any]:
+        return dict(self._manifest)
+
+    def cursor(self) -> duckdb.DuckDBPyConnection:
+        return self._con.cursor()
+
+    def close(self) -> None:
+        self._con.close()

@@ -10,6 +10,12 @@ Contract:
     not hold gets an empty ranking rather than stopping the run.
   - ``write_run(rows, path)`` writes them as JSONL (sorted keys); ``evaluate_file`` does all
     three and returns the run path.
+  - ``score_run(queries, rows)`` -> ``{"n", "mrr@10", "r@1", "r@5", "r@10"}`` at section level
+    (a hit is right when its ``(path, anchor)`` is a query's gold or alternate section, as in
+    the shared ``score_retrieval.py``); queries without gold are left out.
+  - ``retrieval_gate(candidate, baseline, *, tolerance, min_mrr=None)`` -> list of problems
+    (empty = pass): MRR@10 or R@5 below the baseline's by more than ``tolerance``, or MRR@10
+    below ``min_mrr``. The blocking asset check ``retrieval_benchmark`` uses both.
 """
 
 from __future__ import annotations
@@ -23,7 +29,14 @@ from docorbit_serve.errors import InputError, NotFound
 from docorbit_serve.home import atomic_write_bytes
 from docorbit_serve.search import search
 
-__all__ = ["evaluate_file", "load_queries", "run_queries", "write_run"]
+__all__ = [
+    "evaluate_file",
+    "load_queries",
+    "retrieval_gate",
+    "run_queries",
+    "score_run",
+    "write_run",
+]
 
 
 def load_queries(path: Path) -> list[dict[str, Any]]:
@@ -82,3 +95,58 @@ def evaluate_file(
         run_queries(catalog, load_queries(queries_path), backend=backend, limit=limit), run_path
     )
     return Path(run_path)
+
+
+def _gold(q: dict[str, Any]) -> set[tuple[str, str]]:
+    return {
+        (str(g.get("path", "")), str(g.get("anchor", "")))
+        for g in [*(q.get("gold") or []), *(q.get("alternates") or [])]
+    }
+
+
+def score_run(queries: Iterable[dict[str, Any]], rows: Iterable[dict[str, Any]]) -> dict[str, Any]:
+    """Section-level MRR@10 and recall of a run against the queries' gold sections."""
+    ranked = {r["id"]: r["ranked"] for r in rows}
+    n, mrr, hits = 0, 0.0, {1: 0, 5: 0, 10: 0}
+    for q in queries:
+        gold = _gold(q)
+        if not gold:
+            continue
+        n += 1
+        run = ranked.get(q["id"], [])[:10]
+        rank = next(
+            (i for i, h in enumerate(run, 1) if (h.get("path"), h.get("anchor")) in gold), None
+        )
+        if rank is not None:
+            mrr += 1.0 / rank
+            for k in hits:
+                hits[k] += rank <= k
+    if not n:
+        return {"n": 0, "mrr@10": 0.0, "r@1": 0.0, "r@5": 0.0, "r@10": 0.0}
+    return {
+        "n": n,
+        "mrr@10": round(mrr / n, 4),
+        **{f"r@{k}": round(v / n, 4) for k, v in hits.items()},
+    }
+
+
+def retrieval_gate(
+    candidate: dict[str, Any],
+    baseline: dict[str, Any] | None,
+    *,
+    tolerance: float,
+    min_mrr: float | None = None,
+) -> list[str]:
+    """Problems that block a publication (empty list = the candidate passes)."""
+    problems = []
+    if baseline and baseline.get("n"):
+        for metric in ("mrr@10", "r@5"):
+            drop = float(baseline[metric]) - float(candidate[metric])
+            if drop > tolerance:
+                problems.append(
+                    f"{metric} fell from {baseline[metric]:.3f} to {candidate[metric]:.3f} "
+                    f"(more than the tolerance {tolerance:.3f})"
+                )
+    if min_mrr is not None and float(candidate["mrr@10"]) < min_mrr:
+        problems.append(f"mrr@10 {candidate['mrr@10']:.3f} is below the floor {min_mrr:.3f}")
+    return problems

@@ -11,10 +11,14 @@ WITH q AS (
            unnest($prefixes::VARCHAR[]) AS pfx, unnest(range(len($terms::VARCHAR[]))) AS qi
 ),
 qt AS (
-    SELECT q.qi, t.term_id,
-           t.idf * CASE WHEN t.term = q.term THEN q.qw ELSE q.qw * $w_variant END AS idf
+    SELECT q.qi, t.term_id, t.idf * q.qw AS idf
     FROM bm25_terms t
-    JOIN q ON t.term = q.term OR (q.pfx <> '' AND starts_with(t.term, q.pfx))
+    JOIN q ON t.term = q.term
+    UNION ALL
+    SELECT q.qi, t.term_id, t.idf * q.qw * $w_variant AS idf
+    FROM bm25_terms t
+    JOIN (SELECT * FROM q WHERE pfx <> '') q
+      ON starts_with(t.term, q.pfx) AND t.term <> q.term
 ),
 per_term AS (
     SELECT p.cid, p.term_id,

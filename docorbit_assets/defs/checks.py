@@ -10,7 +10,14 @@ reaches ``snapshots`` (its previous snapshot stays the latest) and a bad index n
 - ``chunks_are_valid`` (``chunks``): schema, ids present and unique, rows of this source only,
   every chunk's ``page_id`` is a staged page;
 - ``search_index_is_complete`` (``search_index``): the built index file opens read-only and holds
-  exactly the chunks and pages of the snapshots it was planned from.
+  exactly the chunks and pages of the snapshots it was planned from;
+- ``retrieval_benchmark`` (``search_index``): every source whose ``docorbit.toml`` entry names a
+  query set (``eval_queries = "path.jsonl"``, relative to the project; lines as in the shared
+  dev set: ``id``, ``query``, ``gold``/``alternates`` sections) is scored on the candidate index
+  (section MRR@10, R@5; its library as filter). It fails when a score falls below the currently
+  published index's score on the same queries by more than ``eval_tolerance`` (default
+  ``DEFAULT_EVAL_TOLERANCE``) or MRR@10 is below ``eval_min_mrr`` (optional). Scores are check
+  metadata. Without any query set it passes with ``sources_scored: 0``.
 
 Cheap invariants run inside the asset step (``rows_belong_to_source``, a ``check_specs`` entry
 on every per-source table asset, via ``own_rows_spec``/``emit``).
@@ -19,6 +26,7 @@ on every per-source table asset, via ``own_rows_spec``/``emit``).
 # No `from __future__ import annotations`: Dagster reads these signatures' annotations.
 
 import json
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -28,6 +36,9 @@ import pyarrow as pa
 
 from docorbit_assets.defs.resources import DocOrbitResource
 from docorbit_assets.lib.snapshot import read_parquet, table_problems
+from docorbit_serve.catalog import Catalog, IndexFile
+from docorbit_serve.errors import NotPublished
+from docorbit_serve.evaluate import load_queries, retrieval_gate, run_queries, score_run
 
 __all__ = [
     "BLOCKING_CHECKS",
@@ -35,8 +46,11 @@ __all__ = [
     "emit",
     "own_rows_spec",
     "pages_are_valid",
+    "retrieval_benchmark",
     "search_index_is_complete",
 ]
+
+DEFAULT_EVAL_TOLERANCE = 0.02
 
 _OWN_ROWS = "rows_belong_to_source"
 
@@ -144,4 +158,79 @@ def search_index_is_complete(
     )
 
 
-BLOCKING_CHECKS = [pages_are_valid, chunks_are_valid, search_index_is_complete]
+def _eval_entries(docorbit: DocOrbitResource) -> dict[str, dict]:
+    """Source name -> its raw docorbit.toml entry, for sources that name ``eval_queries``."""
+    reg = docorbit.registry()
+    try:
+        data = tomllib.loads(Path(reg.path).read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError):
+        return {}
+    out = {}
+    for entry in data.get("sources", []) or []:
+        if isinstance(entry, dict) and entry.get("eval_queries") and entry.get("name"):
+            q = Path(str(entry["eval_queries"])).expanduser()
+            entry = {**entry, "eval_queries": q if q.is_absolute() else reg.project_root / q}
+            out[str(entry["name"])] = entry
+    return out
+
+
+def _score(catalog, queries: list, library: str) -> dict:
+    rows = run_queries(catalog, [{**q, "library": library} for q in queries])
+    return score_run(queries, rows)
+
+
+@dg.asset_check(
+    asset="search_index",
+    blocking=True,
+    description="Sources with a query set keep their retrieval quality (MRR@10, R@5).",
+)
+def retrieval_benchmark(
+    context: dg.AssetCheckExecutionContext, docorbit: DocOrbitResource
+) -> dg.AssetCheckResult:
+    home = docorbit.resolve()
+    manifest = json.loads((home.staging / "search_index" / "search_index.json").read_text())
+    entries = {n: e for n, e in _eval_entries(docorbit).items() if n in manifest["sources"]}
+    metadata: dict = {"sources_scored": len(entries)}
+    problems: list[str] = []
+    if entries:
+        candidate = IndexFile(home.path / manifest["index"], manifest)
+        published = Catalog(home)
+        try:
+            try:
+                published.manifest()
+                has_published = True
+            except NotPublished:
+                has_published = False
+            for name, entry in sorted(entries.items()):
+                library = manifest["sources"][name]["library"]
+                queries = load_queries(entry["eval_queries"])
+                cand = _score(candidate, queries, library)
+                base = _score(published, queries, library) if has_published else None
+                tol = float(entry.get("eval_tolerance", DEFAULT_EVAL_TOLERANCE))
+                floor = entry.get("eval_min_mrr")
+                found = retrieval_gate(
+                    cand, base, tolerance=tol, min_mrr=None if floor is None else float(floor)
+                )
+                problems += [f"{name}: {p}" for p in found]
+                metadata[f"{name}.mrr@10"] = cand["mrr@10"]
+                metadata[f"{name}.r@5"] = cand["r@5"]
+                metadata[f"{name}.n"] = cand["n"]
+                if base is not None:
+                    metadata[f"{name}.published_mrr@10"] = base["mrr@10"]
+                    metadata[f"{name}.published_r@5"] = base["r@5"]
+        finally:
+            candidate.close()
+            published.close()
+    return dg.AssetCheckResult(
+        passed=not problems,
+        severity=dg.AssetCheckSeverity.ERROR,
+        metadata={**metadata, "problems": "\n".join(problems) or "none"},
+    )
+
+
+BLOCKING_CHECKS = [
+    pages_are_valid,
+    chunks_are_valid,
+    search_index_is_complete,
+    retrieval_benchmark,
+]
