@@ -19,12 +19,15 @@ Contract (every function is deterministic; rows sorted by ``id``, ``links`` by
   3. top-level ``def``/``class`` (and ``def`` directly inside such a class → ``method``) in
      Python code blocks, with the definition line as signature.
   ``id = stable_id("y_", chunk_id, qualname, kind)``; duplicates within a chunk are merged.
-- ``extract_pitfalls(chunks)``, conservative: warning-type admonitions (``!!!``/``???``/``///``
-  ``warning|danger|caution|attention|deprecated``, GitHub ``> [!WARNING]``/``[!CAUTION]``) and
-  sentences or list items (outside code) that say something *is deprecated*, *was removed* /
+- ``extract_pitfalls(chunks)``, conservative: admonitions of every dialect
+  (``markdown_scan.admonitions``: MkDocs ``!!!``/``???``, pymdownx ``///``, GitHub ``> [!TYPE]``
+  — also the form ``html_to_md`` writes for HTML pages —, Docusaurus/MyST ``:::``, Sphinx/rST
+  ``.. warning::``/``.. deprecated::``, MyST ```` ```{warning} ````) whose title+body says one of
+  the wordings below or whose type is ``warning|danger|caution|attention|error`` (→ ``warning``),
+  ``deprecated`` (→ ``deprecation``) or ``versionremoved`` (→ ``removal``); and sentences or
+  list items (outside code and admonitions) that say something *is deprecated*, *was removed* /
   *is no longer supported*, or is a *breaking change*. ``kind`` = ``breaking_change`` →
-  ``deprecation`` → ``removal`` by the first matching wording, ``warning`` for a warning
-  admonition that says none of these. Mentions inside code spans (``deprecated=True``) and
+  ``deprecation`` → ``removal`` by the first matching wording, else the admonition type's kind. Mentions inside code spans (``deprecated=True``) and
   "deprecation warning" noise do not count. ``symbol`` = the first identifier in a code span of
   the text, else "". ``id = stable_id("f_", chunk_id, kind, text)``.
 - ``extract_endpoints(cfg, fetches)``: the empty ``ENDPOINTS`` table (OpenAPI parsing is a
@@ -39,7 +42,7 @@ from urllib.parse import urldefrag, urljoin, urlsplit
 
 import pyarrow as pa
 
-from docorbit_assets.lib.markdown_scan import Scan, iter_links, scan_markdown
+from docorbit_assets.lib.markdown_scan import Scan, admonitions, iter_links, scan_markdown
 from docorbit_serve.registry import SourceConfig
 from docorbit_serve.schemas import SCHEMAS, empty_table, stable_id
 from docorbit_serve.tokens import count_tokens
@@ -263,13 +266,16 @@ def _signature(lines: list[str], n: int) -> str:
 
 # --- pitfalls --------------------------------------------------------------------------------
 
-_ADMONITION = re.compile(
-    r"^(?P<indent>[ ]*)(?:!!!|\?\?\?\+?)[ \t]+(?P<type>[\w-]+)(?P<title>[^\n]*)$|"
-    r"^(?P<bindent>[ ]*)///[ \t]*(?P<btype>[\w-]+)(?P<btitle>[^\n]*)$"
-)
-_BLOCK_END = re.compile(r"^[ ]*///[ \t]*$")
-_GH_ALERT = re.compile(r"^[ ]{0,3}>[ \t]*\[!(?P<type>WARNING|CAUTION|IMPORTANT)\][ \t]*$", re.I)
-_WARNING_TYPES = {"warning", "danger", "caution", "attention", "deprecated"}
+_WARNING_TYPES = {
+    "warning": "warning",
+    "danger": "warning",
+    "caution": "warning",
+    "attention": "warning",
+    "error": "warning",
+    "deprecated": "deprecation",
+    "versionremoved": "removal",
+}
+"""Admonition types that are pitfalls by themselves (body text may say more, e.g. a removal)."""
 _CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
 _BREAKING = re.compile(r"\bbreaking[- ]changes?\b|\bbackwards?[- ]incompatib\w*", re.I)
 _DEPRECATED = re.compile(
@@ -334,18 +340,13 @@ def _chunk_pitfalls(text: str) -> list[tuple[str, str]]:
     lines = scan.lines
     used = [False] * len(lines)
     out: list[tuple[str, str]] = []
-    for a, b, typ, title in _admonitions(scan):
-        body_lines = [
-            _QUOTE.sub("", lines[k])
-            for k in range(a + 1, b)
-            if not scan.in_fence[k] and not _BLOCK_END.match(lines[k])
-        ]
-        body = _collapse(" ".join([title, *body_lines]))
-        for k in range(a, b):
+    for adm in admonitions(scan):
+        body = _collapse(" ".join([adm.title, adm.body]))
+        for k in range(adm.start, adm.end):
             used[k] = True
         kind = _kind(body)
-        if not kind and typ in _WARNING_TYPES:
-            kind = "deprecation" if typ == "deprecated" else "warning"
+        if not kind and adm.type in _WARNING_TYPES:
+            kind = _WARNING_TYPES[adm.type]
         if kind and body:
             out.append((kind, _cap(body)))
     for unit in _text_units(scan, used):
@@ -353,51 +354,6 @@ def _chunk_pitfalls(text: str) -> list[tuple[str, str]]:
         if kind:
             out.append((kind, _cap(unit)))
     return out
-
-
-def _admonitions(scan: Scan) -> list[tuple[int, int, str, str]]:
-    """``(first_line, end_line_exclusive, type, title)`` of admonitions outside fences."""
-    lines, out = scan.lines, []
-    i = 0
-    while i < len(lines):
-        if scan.in_fence[i]:
-            i += 1
-            continue
-        m = _ADMONITION.match(lines[i])
-        g = _GH_ALERT.match(lines[i])
-        if m and m.group("type"):
-            indent = len(m.group("indent"))
-            j = i + 1
-            while j < len(lines) and (
-                not lines[j].strip() or len(lines[j]) - len(lines[j].lstrip(" ")) > indent
-            ):
-                j += 1
-            while j > i + 1 and not lines[j - 1].strip():
-                j -= 1
-            out.append((i, j, m.group("type").lower(), _title(m.group("title"))))
-            i = j
-        elif m and m.group("btype"):
-            j = i + 1
-            while j < len(lines) and not (_BLOCK_END.match(lines[j]) and not scan.in_fence[j]):
-                j += 1
-            title = m.group("btitle").strip().lstrip("|").strip()
-            out.append((i, min(j + 1, len(lines)), m.group("btype").lower(), title))
-            i = j + 1
-        elif g:
-            j = i + 1
-            while j < len(lines) and lines[j].lstrip().startswith(">"):
-                j += 1
-            out.append((i, j, g.group("type").lower(), ""))
-            i = j
-        else:
-            i += 1
-    return out
-
-
-def _title(raw: str) -> str:
-    raw = raw.strip()
-    m = re.match(r'^"([^"]*)"', raw)
-    return m.group(1) if m else ""
 
 
 def _text_units(scan: Scan, used: list[bool]) -> list[str]:

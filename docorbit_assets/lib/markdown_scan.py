@@ -17,7 +17,9 @@ Contract: ``scan_markdown(markdown) -> Scan`` finds, in one linear pass over the
   itself (``attr_list`` + ``toc``), so inline markup, entities and HTML are handled as MkDocs does.
 
 Also: ``split_front_matter`` (YAML front matter at the very top), ``iter_links`` (inline,
-reference-style and autolinks outside fences and code spans) and ``fence_language``.
+reference-style and autolinks outside fences and code spans), ``fence_language`` and
+``admonitions`` (every common dialect: MkDocs ``!!!``/``???``, pymdownx ``///``, GitHub
+``> [!TYPE]``, Docusaurus/MyST ``:::``, Sphinx/rST ``.. warning::``, MyST ```` ```{note} ````).
 
 No Markdown parse tree is built, so parse cost is linear and deep nesting cannot drop text
 (SECURITY-NOTES.md §5/6). Line numbers here are 0-based indices into ``markdown.split("\\n")``.
@@ -37,9 +39,12 @@ import yaml
 from markdown.extensions.toc import slugify, unique
 
 __all__ = [
+    "RST_ADMONITIONS",
+    "Admonition",
     "Fence",
     "Heading",
     "Scan",
+    "admonitions",
     "fence_language",
     "iter_links",
     "scan_markdown",
@@ -357,3 +362,155 @@ def iter_links(scan: Scan) -> list[tuple[int, str, str]]:
 
 def _norm_ref(ref: str) -> str:
     return " ".join(ref.split()).lower()
+
+
+# -- admonitions -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Admonition:
+    start: int  # first line (the opener)
+    end: int  # exclusive end line
+    type: str  # lower-case: "warning", "note", "deprecated", "versionchanged", ...
+    title: str  # "" when the dialect's default title is used
+    dialect: str  # "mkdocs", "pymdownx-blocks", "github", "docusaurus", "rst", "myst"
+    body: str  # the body text, markers removed, fenced code left out, whitespace collapsed
+
+
+RST_ADMONITIONS = frozenset(
+    {
+        *("attention", "caution", "danger", "error", "hint", "important", "note", "tip"),
+        *("warning", "admonition", "seealso", "todo", "deprecated", "versionadded"),
+        *("versionchanged", "versionremoved"),
+    }
+)
+_COLON_TYPES = RST_ADMONITIONS | {"info", "success", "secondary", "details"}
+"""``:::`` types; ``::: pkg.module`` (mkdocstrings/mkautodoc) is a directive, not an admonition."""
+_MKDOCS_OPEN = re.compile(
+    r"^(?P<indent>[ ]*)(?:!!!|\?\?\?\+?)[ \t]+(?P<type>[\w-]+)(?:[ \t]+(?P<rest>.*))?$"
+)
+_BLOCKS_OPEN = re.compile(r"^[ ]*///[ \t]*(?P<type>[\w-]+)[ \t]*(?:\|[ \t]*(?P<title>.*))?$")
+_BLOCKS_END = re.compile(r"^[ ]*///[ \t]*$")
+_GH_OPEN = re.compile(r"^[ ]{0,3}>[ \t]*\[!(?P<type>[A-Za-z][\w-]*)\][+-]?[ \t]*(?P<title>.*)$")
+_COLON_OPEN = re.compile(
+    r"^[ ]{0,3}(?P<colons>:{3,})[ \t]*\{?(?P<type>[A-Za-z][\w-]*)\}?[ \t]*(?P<title>.*)$"
+)
+_COLON_END = re.compile(r"^[ ]{0,3}(?P<colons>:{3,})[ \t]*$")
+_RST_OPEN = re.compile(r"^(?P<indent>[ ]*)\.\.[ \t]+(?P<type>[\w-]+)::[ \t]*(?P<rest>.*)$")
+_QUOTE_PREFIX = re.compile(r"^[ ]{0,3}>[ ]?")
+_BOLD_LINE = re.compile(r"^\*\*(?P<t>[^*\n]+)\*\*$")
+
+
+def admonitions(scan: Scan) -> list[Admonition]:
+    """Admonitions outside fenced code, in every common dialect, in document order:
+
+    MkDocs ``!!! type "title"`` / ``??? type`` (indented body), pymdownx ``/// type | title``
+    … ``///``, GitHub ``> [!TYPE]`` (the quoted lines after it; a first ``**Title**`` line is its
+    title, the form ``html_to_md`` writes for every HTML dialect), Docusaurus/MyST
+    ``:::type title`` / ``:::{type}`` … ``:::`` (a closer has at least the opener's colons),
+    reStructuredText/Sphinx ``.. type::`` (known admonition and version directives; indented
+    body) and MyST ```` ```{type} ```` fences. Linear in the number of lines."""
+    lines, in_fence = scan.lines, scan.in_fence
+    fence_at = {f.start: f for f in scan.fences}
+    out: list[Admonition] = []
+    i, n = 0, len(lines)
+    while i < n:
+        if in_fence[i]:
+            f = fence_at.get(i)
+            typ = f.info.strip() if f else ""
+            if f and typ.startswith("{") and typ[1:].split("}", 1)[0].lower() in RST_ADMONITIONS:
+                name = typ[1:].split("}", 1)[0].lower()
+                body = [ln for ln in f.code.split("\n") if not ln.startswith(":")]
+                out.append(_adm(f.start, f.end + 1, name, "", "myst", body))
+                i = f.end + 1
+                continue
+            i += 1
+            continue
+        line = lines[i]
+        m = _MKDOCS_OPEN.match(line)
+        if m:
+            j = _indented_end(lines, i, len(m.group("indent")))
+            title = _quoted_title(m.group("rest") or "")
+            out.append(_adm(i, j, m.group("type"), title, "mkdocs", _unfenced(scan, i + 1, j)))
+            i = j
+            continue
+        m = _BLOCKS_OPEN.match(line)
+        if m and not _BLOCKS_END.match(line):
+            j = i + 1
+            while j < n and not (_BLOCKS_END.match(lines[j]) and not in_fence[j]):
+                j += 1
+            end = min(j + 1, n)
+            body = _unfenced(scan, i + 1, j)
+            title = (m.group("title") or "").strip()
+            out.append(_adm(i, end, m.group("type"), title, "pymdownx-blocks", body))
+            i = end
+            continue
+        m = _GH_OPEN.match(line)
+        if m:
+            j = i + 1
+            while j < n and lines[j].lstrip().startswith(">"):
+                j += 1
+            body = [_QUOTE_PREFIX.sub("", ln) for ln in _unfenced(scan, i + 1, j)]
+            title = (m.group("title") or "").strip()
+            first = next((k for k, ln in enumerate(body) if ln.strip()), None)
+            if not title and first is not None:
+                bold = _BOLD_LINE.match(body[first].strip())
+                if bold:
+                    title = bold.group("t").strip()
+                    body = body[first + 1 :]
+            out.append(_adm(i, j, m.group("type"), title, "github", body))
+            i = j
+            continue
+        m = _COLON_OPEN.match(line)
+        if m and m.group("type").lower() in _COLON_TYPES and not m.group("title").startswith("."):
+            need = len(m.group("colons"))
+            j = i + 1
+            while j < n:
+                c = _COLON_END.match(lines[j])
+                if c and not in_fence[j] and len(c.group("colons")) >= need:
+                    break
+                j += 1
+            end = min(j + 1, n)
+            body = [ln for ln in _unfenced(scan, i + 1, j) if not _COLON_END.match(ln)]
+            title = m.group("title").strip()
+            dialect = "myst" if "{" in line else "docusaurus"
+            out.append(_adm(i, end, m.group("type"), title, dialect, body))
+            i = end
+            continue
+        m = _RST_OPEN.match(line)
+        if m and m.group("type").lower() in RST_ADMONITIONS:
+            j = _indented_end(lines, i, len(m.group("indent")))
+            typ = m.group("type").lower()
+            rest = m.group("rest").strip()
+            title = rest if typ == "admonition" else ""
+            body = ([rest] if rest and typ != "admonition" else []) + _unfenced(scan, i + 1, j)
+            out.append(_adm(i, j, typ, title, "rst", body))
+            i = j
+            continue
+        i += 1
+    return out
+
+
+def _adm(start: int, end: int, typ: str, title: str, dialect: str, body: list[str]) -> Admonition:
+    text = " ".join(" ".join(ln.split()) for ln in body if ln.strip())
+    return Admonition(start, end, typ.lower(), title, dialect, text)
+
+
+def _indented_end(lines: list[str], i: int, indent: int) -> int:
+    j = i + 1
+    while j < len(lines) and (
+        not lines[j].strip() or len(lines[j]) - len(lines[j].lstrip(" ")) > indent
+    ):
+        j += 1
+    while j > i + 1 and not lines[j - 1].strip():
+        j -= 1
+    return j
+
+
+def _unfenced(scan: Scan, a: int, b: int) -> list[str]:
+    return [scan.lines[k] for k in range(a, b) if not scan.in_fence[k]]
+
+
+def _quoted_title(rest: str) -> str:
+    m = re.match(r'^\s*"([^"]*)"', rest)
+    return m.group(1) if m else ""

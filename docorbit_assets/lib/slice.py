@@ -13,7 +13,8 @@ Contract: ``slice_pages(pages) -> pa.Table``, deterministic, rows in page order 
   ``line_start``/``line_end``: 1-based inclusive lines of that text in the page ``markdown``.
   Every non-blank line of a page belongs to exactly one chunk.
 - A section over ``SPLIT_ABOVE_TOKENS`` is split into parts of at most about
-  ``PART_TOKENS`` at blank lines outside fences; a block that is itself over ``PART_TOKENS``
+  ``PART_TOKENS`` at blank lines outside fences and admonitions (an admonition of any dialect,
+  ``markdown_scan.admonitions``, stays whole with its title); a block that is itself over ``PART_TOKENS``
   (e.g. a long release-notes bullet list) is also cut before its top-level list items, and,
   failing that (a scraped dump without blank lines), before any line. Fenced code is never
   split; a single line or fence larger than that stays whole. Every part keeps heading, anchor, level and breadcrumb; the
@@ -43,7 +44,7 @@ from typing import Any
 import pyarrow as pa
 
 from docorbit_assets.lib.injection import text_span
-from docorbit_assets.lib.markdown_scan import Scan, scan_markdown
+from docorbit_assets.lib.markdown_scan import Scan, admonitions, scan_markdown
 from docorbit_serve.schemas import SCHEMAS, stable_id
 from docorbit_serve.tokens import count_tokens
 
@@ -209,9 +210,14 @@ def _parts(scan: Scan, sec: _Section) -> list[tuple[int, int]]:
         return [(start, end)]
     # Blocks: runs of lines ending at a blank line outside fences.
     blocks: list[tuple[int, int]] = []
+    inside = [False] * len(lines)  # admonition bodies stay with their opener
+    for adm in admonitions(scan):
+        if adm.end > start and adm.start < end:
+            for k in range(adm.start + 1, min(adm.end, len(lines))):
+                inside[k] = True
     a = start
     for i in range(start, end):
-        if not lines[i].strip() and not scan.in_fence[i] and i > a:
+        if not lines[i].strip() and not scan.in_fence[i] and not inside[i] and i > a:
             blocks.append((a, i))
             a = i
     blocks.append((a, end))

@@ -1,9 +1,7 @@
 """Shared fixtures for the pipeline-stage tests.
 
-- ``--update-goldens`` (or the environment variable ``DOCORBIT_UPDATE_GOLDENS=1``) makes golden
-  tests rewrite their expected files instead of comparing. The option is registered here, so it
-  is only known when pytest is pointed at this folder (``pytest tests/docorbit_assets
-  --update-goldens``); the environment variable works from anywhere.
+- ``--update-goldens`` and the ``update_goldens`` fixture live in the root ``tests/conftest.py``
+  (so the option works from the repository root); ``DOCORBIT_UPDATE_GOLDENS=1`` works too.
 - ``real_doc_sets``: the fastapi, pydantic and httpx doc folders of the shared real data, read
   into a ``FETCHES`` table the way the fetch stage does for local sources, normalized and sliced
   once per session.
@@ -11,7 +9,6 @@
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -32,21 +29,6 @@ DOC_SETS = {
     "pydantic": "docs/pydantic/docs",
     "httpx": "docs/httpx/docs",
 }
-
-
-def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addoption(
-        "--update-goldens",
-        action="store_true",
-        default=False,
-        help="rewrite golden files (fixtures/golden/**) from the current output",
-    )
-
-
-@pytest.fixture
-def update_goldens(request: pytest.FixtureRequest) -> bool:
-    flag = bool(request.config.getoption("--update-goldens", default=False))
-    return flag or os.environ.get("DOCORBIT_UPDATE_GOLDENS") == "1"
 
 
 def fetches_from_folder(source: str, folder: Path, pattern: str = "*.md") -> pa.Table:

@@ -6,6 +6,8 @@ Real-data checks use the shared httpx, pydantic and fastapi doc sets (``real_doc
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pyarrow as pa
 
 from docorbit_assets.lib.extract import (
@@ -20,6 +22,7 @@ from docorbit_assets.lib.slice import slice_pages
 from docorbit_serve.registry import SourceConfig
 from docorbit_serve.schemas import SCHEMAS
 
+REPO = Path(__file__).resolve().parents[2]
 CFG = SourceConfig(name="ex", kind="web", location="https://docs.example.com/", library="ex")
 
 
@@ -216,6 +219,34 @@ def test_pitfalls_are_conservative_on_small_inputs():
             ("warning", "", "Tokens expire after an hour."),
         ]
     )
+
+
+def test_pitfalls_come_from_warning_and_deprecation_admonitions_of_every_dialect():
+    src = REPO / "fixtures" / "golden" / "slice" / "admonition_dialects.md"
+    pages, chunks = _tables(("dialects.md", src.read_text(encoding="utf-8")))
+    got = {(p["anchor"], p["kind"], p["text"]) for p in extract_pitfalls(chunks).to_pylist()}
+    assert got == {
+        (
+            "mkdocs",
+            "deprecation",
+            "Deprecated in 2.0 `Client.send_all()` is deprecated, use `Client.send()` instead.",
+        ),
+        ("mkdocs", "warning", "Never share a client between event loops."),
+        ("github", "warning", "Token lifetime Tokens expire after an hour."),
+        ("docusaurus", "warning", "Order matters Register middleware before routes."),
+        ("sphinx", "deprecation", "1.4 Use `open()` instead."),
+        ("sphinx", "removal", "3.0 The `legacy` flag."),
+        ("myst", "warning", "Timeouts are disabled by default."),
+        ("myst", "warning", "Do not log request bodies."),
+        ("pymdownx-blocks", "warning", "Careful Secrets end up in logs."),
+    }
+
+
+def test_pitfalls_read_the_admonitions_html_pages_are_converted_to():
+    html = (REPO / "fixtures" / "golden" / "html" / "sphinx.md").read_text(encoding="utf-8")
+    pages, chunks = _tables(("sphinx.md", html))
+    kinds = {(p["kind"], p["text"]) for p in extract_pitfalls(chunks).to_pylist()}
+    assert ("deprecation", "Deprecated since version 1.4: Use `open()`.") in kinds
 
 
 # --- endpoints -------------------------------------------------------------------------------
