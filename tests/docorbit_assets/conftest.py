@@ -2,6 +2,7 @@
 
 - ``--update-goldens`` and the ``update_goldens`` fixture live in the root ``tests/conftest.py``
   (so the option works from the repository root); ``DOCORBIT_UPDATE_GOLDENS=1`` works too.
+- ``big_cases``: the folder of generated ``--big`` bad inputs (once per session).
 - ``real_doc_sets``: the fastapi, pydantic and httpx doc folders of the shared real data, read
   into a ``FETCHES`` table the way the fetch stage does for local sources, normalized and sliced
   once per session.
@@ -9,6 +10,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -82,3 +85,17 @@ def real_doc_sets() -> dict[str, DocSet]:
         pages = normalize(cfg, fetches)
         out[lib] = DocSet(cfg, folder, fetches, pages, slice_pages(pages))
     return out
+
+
+@pytest.fixture(scope="session")
+def big_cases(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The kit's generated ``--big`` Markdown/HTML cases at ``--scale 0.05`` (~3 MB in all)."""
+    out = tmp_path_factory.mktemp("big")
+    script = SHARED_DATA / "badinputs" / "make_badinputs.py"
+    subprocess.run(
+        [sys.executable, str(script), "--big", str(out), "--scale", "0.05"],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
+    return out / "markdown_html"

@@ -125,19 +125,6 @@ def test_heading_anchors_are_the_pages_own_ids_and_links_are_absolute() -> None:
     assert targets and all(t.startswith(("https://", "http://")) for t in targets)
 
 
-@pytest.fixture(scope="module")
-def big_cases(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("big")
-    script = SHARED / "badinputs" / "make_badinputs.py"
-    subprocess.run(
-        [sys.executable, str(script), "--big", str(out), "--scale", "0.05"],
-        check=True,
-        capture_output=True,
-        timeout=120,
-    )
-    return out / "markdown_html"
-
-
 _WORKER = """
 import json, resource, sys
 resource.setrlimit(resource.RLIMIT_AS, (2 * 1024**3, 2 * 1024**3))

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pyarrow as pa
@@ -279,3 +281,127 @@ def test_normalize_output_matches_golden_file(src: Path, update_goldens: bool):
         expected_file.write_text(got, encoding="utf-8")
     assert expected_file.exists(), f"missing {expected_file.name}: run with --update-goldens"
     assert got == expected_file.read_text(encoding="utf-8")
+
+
+# --- bad and big inputs through the whole normalize → slice path ----------------------------
+
+_PATH_WORKER = """
+import json, resource, sys, time
+resource.setrlimit(resource.RLIMIT_AS, (2 * 1024**3, 2 * 1024**3))
+import pyarrow as pa
+from docorbit_assets.lib.normalize import normalize
+from docorbit_assets.lib.slice import slice_pages
+from docorbit_serve.registry import SourceConfig
+from docorbit_serve.schemas import SCHEMAS
+TYPES = {"html": "text/html", "md": "text/markdown", "svg": "image/svg+xml"}
+cfg = SourceConfig(name="bad", kind="web", location="https://docs.example.test/", library="bad")
+out = {}
+for path in sys.argv[1:]:
+    body = open(path, "rb").read()
+    name = path.rsplit("/", 1)[1]
+    url = "https://docs.example.test/bad/" + name
+    row = dict(source="bad", url=url, final_url=url, status=200, ok=True,
+               content_type=TYPES.get(name.rsplit(".", 1)[1], "text/plain"), bytes=len(body),
+               content_hash="", etag="", last_modified="", error_code="", error_message="",
+               fetched_at="2026-01-01T00:00:00Z", body=body)
+    t = time.process_time()
+    pages = normalize(cfg, pa.Table.from_pylist([row], schema=SCHEMAS["fetches"])).to_pylist()
+    chunks = slice_pages(pa.Table.from_pylist(pages, schema=SCHEMAS["pages"])).to_pylist()
+    out[path] = {
+        "pages": len(pages),
+        "chunk_text": "\\n".join(c["text"] for c in chunks),
+        "truncated": bool(pages and pages[0]["truncated"]),
+        "reason": pages[0]["truncation_reason"] if pages else "",
+        "page_annotations": len(pages[0]["security_annotations"]) if pages and chunks else 0,
+        "chunk_annotations": sum(len(c["security_annotations"]) for c in chunks),
+        "cpu_s": round(time.process_time() - t, 2),
+    }
+out["rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
+print(json.dumps(out))
+"""
+MARKERS = ("AFTER-MARKER-7f3a", "DEEP-DIV-MARKER", "LATER-MARKER-2b9c", "DEEP-QUOTE-MARKER")
+
+
+def test_bad_and_big_inputs_go_through_normalize_and_slice_with_marker_kept_or_truncated(
+    big_cases: Path,
+):
+    bad = SHARED_DATA / "badinputs" / "markdown_html"
+    files = sorted([*bad.iterdir(), *big_cases.iterdir()])
+    # One worker, 2 GiB address-space cap, a deadline: bounded memory and time for the lot.
+    done = subprocess.run(
+        [sys.executable, "-c", _PATH_WORKER, *map(str, files)],
+        capture_output=True,
+        timeout=300,
+        cwd=REPO,
+        text=True,
+        check=True,
+    )
+    results = json.loads(done.stdout)
+    assert len(files) >= 22
+    for path in files:
+        r = results[str(path)]
+        if path.suffix == ".svg":  # an image is not a page (kept in fetches only)
+            assert r["pages"] == 0
+            continue
+        assert r["pages"] == 1, path.name
+        source = path.read_bytes()
+        for marker in MARKERS:
+            if marker.encode() in source:
+                assert marker in r["chunk_text"] or r["truncated"], (path.name, marker)
+        assert r["chunk_annotations"] == r["page_annotations"], path.name  # none lost on the way
+    deep = results[str(bad / "deep_div_300.html")]
+    assert deep["truncated"] and "Excessive depth" in deep["reason"]
+    assert "rows cut" in results[str(big_cases / "giant_table.html")]["reason"]
+    assert results[str(bad / "zero_width_bidi.md")]["chunk_annotations"] > 0
+
+
+# --- the real MkDocs build of httpx against its Markdown source -----------------------------
+
+SITE = SHARED_DATA / "site" / "httpx"
+SITE_SOURCES = SHARED_DATA / "docs" / "httpx" / "docs"
+CHROME = (
+    "Made with",
+    "Material for MkDocs",
+    "Table of contents",
+    "Skip to content",
+    "Back to top",
+    "Initializing search",
+    "Edit on GitHub",
+)
+
+
+def _site_fetches() -> pa.Table:
+    rows = []
+    for f in sorted(SITE.rglob("*.html")):
+        rel = f.relative_to(SITE).as_posix()
+        url = "https://www.python-httpx.org/" + rel.removesuffix("index.html")
+        rows.append(_fetch_row(url, f.read_bytes(), source="httpx", content_type="text/html"))
+    return _fetches(*rows)
+
+
+def test_httpx_site_through_normalize_and_slice_keeps_the_source_text_and_no_chrome():
+    from docorbit_assets.lib.html_to_md import words
+    from docorbit_assets.lib.slice import slice_pages
+
+    cfg = SourceConfig(
+        name="httpx", kind="web", location="https://www.python-httpx.org/", library="httpx"
+    )
+    pages = normalize(cfg, _site_fetches())
+    chunks = slice_pages(pages).to_pylist()
+    assert pages.num_rows == 24 and not any(pages.column("truncated").to_pylist())
+    by_path: dict[str, list[str]] = {}
+    for c in chunks:
+        for chrome in CHROME:
+            assert chrome not in c["text"], (c["path"], chrome)
+        by_path.setdefault(c["path"], []).append(c["text"])
+    coverages = []
+    for path, texts in by_path.items():
+        src = SITE_SOURCES / ((path.strip("/") or "index") + ".md")
+        if not src.exists():
+            continue
+        want, got = words(src.read_text(encoding="utf-8")), words("\n".join(texts))
+        coverages.append(sum(min(n, got[w]) for w, n in want.items()) / sum(want.values()))
+    # The Markdown sources also hold what the HTML cannot carry (mkautodoc "::: httpx.Client"
+    # directives, fence languages such as "pycon", raw HTML attributes).
+    assert len(coverages) == 23
+    assert min(coverages) >= 0.75 and sum(coverages) / len(coverages) >= 0.95
