@@ -56,6 +56,7 @@ def test_workspace_loads_one_valid_definitions_with_every_stage_in_its_group() -
         ("pages", "pages_are_valid"),
         ("chunks", "chunks_are_valid"),
         ("search_index", "search_index_is_complete"),
+        ("search_index", "retrieval_benchmark"),
     }
     assert defs.resolve_sensor_def("source_partitions") is not None
 
