@@ -13,6 +13,9 @@ Format::
     version = "0.28"                 # version label; "" when unversioned
     include = ["**/*.md"]            # optional globs (local) or URL path globs (web)
     exclude = []
+    eval_queries = "queries.jsonl"   # optional: retrieval gate scored before publish
+    eval_tolerance = 0.02            #   allowed MRR@10 drop vs the published index
+    eval_min_mrr = 0.5               #   optional absolute floor
     [sources.limits]                 # optional crawl limits for web sources
     max_pages = 50
 
@@ -51,6 +54,11 @@ class SourceConfig:
     exclude: tuple[str, ...] = ()
     limits: dict[str, Any] = field(default_factory=dict)
     allow_hosts: tuple[str, ...] = ()
+    # Retrieval gate (the `retrieval_benchmark` check): a query file scored before publish.
+    # Not part of the source's identity (see `identity()`).
+    eval_queries: str = ""
+    eval_tolerance: float | None = None
+    eval_min_mrr: float | None = None
 
     def __post_init__(self) -> None:
         if not _NAME.match(self.name):
@@ -84,7 +92,19 @@ class SourceConfig:
         d["include"] = list(self.include)
         d["exclude"] = list(self.exclude)
         d["allow_hosts"] = list(self.allow_hosts)
+        if not self.eval_queries:
+            del d["eval_queries"]
         return {k: v for k, v in d.items() if v not in ((), [], {}, None)}
+
+    def identity(self) -> dict[str, Any]:
+        """What the source's content depends on: everything but the evaluation settings.
+
+        Snapshot ids hash this, so adding or tuning a query set never changes a snapshot id.
+        """
+        d = self.to_toml()
+        for k in ("eval_queries", "eval_tolerance", "eval_min_mrr"):
+            d.pop(k, None)
+        return d
 
     @classmethod
     def from_toml(cls, d: dict[str, Any]) -> SourceConfig:
@@ -99,9 +119,21 @@ class SourceConfig:
                 exclude=tuple(str(x) for x in d.get("exclude", ())),
                 limits=dict(d.get("limits", {})),
                 allow_hosts=tuple(str(x) for x in d.get("allow_hosts", ())),
+                eval_queries=str(d.get("eval_queries", "")),
+                eval_tolerance=_opt_float(d.get("eval_tolerance")),
+                eval_min_mrr=_opt_float(d.get("eval_min_mrr")),
             )
         except KeyError as e:
             raise ConfigError(f"source entry is missing {e.args[0]!r}", detail={"entry": d}) from e
+
+
+def _opt_float(v: Any) -> float | None:
+    if v is None:
+        return None
+    try:
+        return float(v)
+    except (TypeError, ValueError) as e:
+        raise ConfigError(f"expected a number, got {v!r}", detail={"value": repr(v)}) from e
 
 
 @dataclass

@@ -36,7 +36,6 @@ import os
 import secrets
 import shutil
 from collections import Counter
-from dataclasses import asdict
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -116,7 +115,7 @@ def table_problems(name: str, table: pa.Table, *, source: str) -> list[str]:
 
 
 def _config_json(cfg: SourceConfig) -> str:
-    return canonical_json(asdict(cfg))
+    return canonical_json(cfg.identity())
 
 
 def _table_digest(table: pa.Table) -> bytes:

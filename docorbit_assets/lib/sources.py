@@ -27,6 +27,6 @@ def source_table(cfg: SourceConfig, project_root: Path) -> pa.Table:
         "version": cfg.version,
         "include": list(cfg.include),
         "exclude": list(cfg.exclude),
-        "config_json": canonical_json(cfg.to_toml()),
+        "config_json": canonical_json(cfg.identity()),
     }
     return pa.Table.from_pylist([row], schema=SCHEMAS["sources"])

@@ -64,3 +64,18 @@ def test_local_locations_resolve_against_the_project_root(tmp_path: Path) -> Non
     assert src.resolved_location(tmp_path) == str((tmp_path / "docs").resolve())
     web = SourceConfig("w", "web", "https://example.org/docs/", "lib")
     assert web.resolved_location(tmp_path) == "https://example.org/docs/"
+
+
+def test_eval_settings_round_trip_and_stay_out_of_the_source_identity(tmp_path: Path) -> None:
+    path = tmp_path / "docorbit.toml"
+    reg = load_registry(path)
+    plain = SourceConfig("a", "local", "docs", "lib", "1.0")
+    gated = SourceConfig(
+        "a", "local", "docs", "lib", "1.0", eval_queries="q.jsonl", eval_tolerance=0.05
+    )
+    reg.add(gated)
+    save_registry(reg)
+    again = load_registry(path).get("a")
+    assert (again.eval_queries, again.eval_tolerance, again.eval_min_mrr) == ("q.jsonl", 0.05, None)
+    assert again.identity() == plain.identity()
+    assert "eval_queries" not in plain.to_toml()
