@@ -345,7 +345,7 @@ def versioned_search(
     in_play = {lib: pins[lib] for lib in sorted(libs) if lib in pins}
     return VersionedResult(
         query=res.query,
-        hits=hits,
+        hits=list[Hit](hits),
         backend=res.backend,
         truncated=res.truncated,
         elapsed_ms=round((time.perf_counter() - t0) * 1000, 3),
