@@ -34,6 +34,20 @@ Method (features, not a list of known payloads):
    article quoting "ignore previous instructions") and do not count for B, D or E.
 
 Evidence strings show invisible characters as ``\\uXXXX`` escapes; they are safe to print.
+
+Locations: ``text[a:b]`` offsets into ``text`` (findings of the visible reading are mapped back
+past removed invisible characters and NFKC expansions); HTML carriers name the node and its
+source ``(line N)``; ``html[a:b]`` offsets into ``html``. ``place_html_annotations`` adds
+``; near text[o:o]`` to the latter (the heading they follow), so every annotation can be handed
+to one chunk (``text_span`` reads the offsets back).
+
+Cost: each feature's expressions run only behind a literal-needle gate (one compiled
+alternation per feature, searched on the lower-cased paragraph); the ROT13 reading is built only
+when it could hold an override. At most ``MAX_SCAN_CHARS`` of ``text`` and of ``html`` are
+scanned; the remainder is reported as a ``not_scanned`` (low) annotation, never skipped
+silently. In visible prose, a bare mention of reading or sending common data ("include cookies
+in the request") is not reported; a concrete secret (``~/.ssh``, ``.env``, the system prompt)
+stays a low finding, and in a hidden carrier any such mention counts.
 """
 
 from __future__ import annotations
@@ -102,8 +116,9 @@ _I = re.IGNORECASE
 # what follows a vocative label: an imperative (after an optional adverb or a short clause)
 _AFTER_LABEL = (
     rf"(?:(?:also|please|now|then|first|immediately|always|just|silently)\s+)*"
-    rf"(?:{_VERBS}\b|you\b|your\b|(?:before|when|after|while|if|once|whenever)\b[^,\n]{{0,60}},"
-    rf"\s*(?:also\s+)?{_VERBS}\b)"
+    rf"(?:{_VERBS}\b|you\b|your\b|do\s+not\b|don't\b|never\b|(?:before|when|after|while|if|once|whenever)\b[^,\n]{{0,60}},"
+    rf"\s*(?:also\s+)?{_VERBS}\b|the\s+user\s+(?:has|have|had)\s+(?:\w+\s+)?(?:authori[sz]ed|"
+    rf"approved|allowed|permitted|asked|requested|consented)\b)"
 )
 _A_PATTERNS = (
     # a short label naming an AI, then a colon: "Note to AI assistants:", "LLM:", "AI readers:"
@@ -134,6 +149,17 @@ _A3 = re.compile(
     _I,
 )
 _B_STRONG = (
+    re.compile(
+        r"\byou\s+are\s+no\s+longer\s+(?:an?\s+|the\s+)?(?:[\w-]+\s+){0,2}?(?:assistant|agent|AI|model|bot)\b"
+        r"|\b(?:you|and)\s+(?:now\s+)?ha(?:ve|s)\s+no\s+(?:restrictions|rules|limits|filters|guidelines)\b",
+        _I,
+    ),
+    re.compile(
+        r"\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+)?(?:of\s+)?the\s+(?:\w+\s+)?"
+        r"(?:instructions?|directives?|rules|guidelines|prompts?)\s+(?:that\s+)?you\s+(?:were|have\s+been|"
+        r"got|received)\b",
+        _I,
+    ),
     re.compile(
         r"(?:^|(?<=[\n.!?:;,>])|(?<=\band)|(?<=\bplease)|(?<=\bnow))\s*(?:ignore|disregard|forget|"
         r"override|bypass)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:your\s+|the\s+user'?s\s+|(?:all\s+)?"
@@ -198,7 +224,16 @@ _D = (
         _I,
     ),
     re.compile(rf"\bsilently\s+{_VERBS}\b", _I),
+    re.compile(
+        r"\band\s+(?:do\s+)?not\s+(?:mention|tell|reveal|show|report)\b(?:\s+\w+){0,3}?\s+(?:in\s+the\s+chat|to\s+the\s+user)\b",
+        _I,
+    ),
     re.compile(r"\bwithout\s+(?:the\s+)?user'?s?\s+(?:consent|knowledge|approval|permission)", _I),
+    re.compile(
+        r"\bwithout\s+(?:asking|requesting|waiting)\s+(?:the\s+user\s+)?(?:for\s+)?(?:their\s+|any\s+)?"
+        r"(?:confirmation|permission|approval|consent)\b",
+        _I,
+    ),
 )
 _D_YOU_DID = re.compile(r"\bthe\s+user\s+(?:that|about)\s+you\b|\bjust\s+say\b", _I)
 _E = (
@@ -554,6 +589,11 @@ _GATE_AI = re.compile(
     _I,
 )
 _GATE_B = (
+    "no longer",
+    "no restrictions",
+    "no rules",
+    "no limits",
+    "no filters",
     "ignor",
     "disregard",
     "forget",
@@ -629,7 +669,7 @@ _GATE_DANGER = (
     "reqeu",
     "ruqe",
 )
-_GATE_D = ("do not", "don't", "never", "without", "silently", "just say")
+_GATE_D = ("do not", "don't", "never", "without", "silently", "just say", "and not")
 _GATE_E = (
     "<|",
     "[system",
@@ -741,7 +781,7 @@ def _assess_paragraph(text: str) -> tuple[int, re.Match[str] | None, str]:
     if a or e or d or a3 or b_weak or transcript:
         m = a or e or d or a3 or b_weak or _TRANSCRIPT.search(prose)
         return 2, m, "instruction-like text"
-    if c and c.re is _C_EXFIL:
+    if c and c.re is _C_EXFIL and not _CONCRETE_SECRET.search(c.group()):
         return 1, c, _WHY_MENTION
     if c:
         return 1, c, "sensitive or destructive action"
@@ -749,6 +789,11 @@ def _assess_paragraph(text: str) -> tuple[int, re.Match[str] | None, str]:
 
 
 _WHY_MENTION = "mentions reading or sending sensitive data"
+_CONCRETE_SECRET = re.compile(
+    r"~/\.|\bid_(?:rsa|ed25519|ecdsa)\b|(?<![\w.])\.env\b|system\s+prompt|private\s+keys?|"
+    r"/etc/(?:passwd|shadow)|recovery\s+codes",
+    _I,
+)
 """A low finding kept for hidden carriers only: in visible prose, an HTTP library's docs say
 "include cookies in the request" on every page, which is not worth an agent's attention."""
 
