@@ -6,10 +6,12 @@ cursor=None) -> dict`` returns::
     {"task", "intent", "budget", "tokens", "engine", "items": [...], "omitted": [...],
      "next_cursor", "truncated", "publish_id"}
 
-- When ``docorbit_serve.context.pack_context`` exists (the retrieval engine), it does the packing
-  and ``engine`` is ``"context"``; its result is mapped onto the fields above (unknown keys are
-  dropped, missing ones filled), so the tool's output schema stays constant.
-- Until then (``engine`` ``"search"``) a simple pack: the task's ``intent`` is a keyword guess
+- ``docorbit_serve.context.pack_context`` (the retrieval engine: relevance + coverage −
+  redundancy, budget counted on the rendered pack incl. headers) does the packing and ``engine``
+  is ``"context"``; its ``ContextPack.to_json()`` is mapped onto the fields above
+  (``tokens_used`` → ``tokens``; ``intent`` is the keyword guess below), so the tool's output
+  schema stays constant. ``publish_id`` is the served publication's.
+- Without that module (``engine`` ``"search"``, the fallback this started with) a simple pack: the task's ``intent`` is a keyword guess
   (``example``, ``api``, ``error``, ``config``, ``how_to``); retrieval is ``search`` (top
   ``_CANDIDATES`` sections after the cursor's offset); items are taken in rank order while their
   ``tokens`` fit into ``budget`` (cl100k tokens of the section text); sections that did not fit
@@ -97,14 +99,15 @@ def _item(hit: Any) -> dict[str, Any]:
 
 
 def _from_engine(raw: Any, task: str, budget: int) -> dict[str, Any]:
-    """Map the retrieval engine's pack (dict or object) onto this module's fields."""
-    d = dict(raw) if isinstance(raw, dict) else dict(getattr(raw, "__dict__", {}))
-    items = [_item(i) for i in d.get("items") or d.get("chunks") or ()]
+    """Map the retrieval engine's ``ContextPack`` onto this module's fields."""
+    d = raw.to_json() if hasattr(raw, "to_json") else dict(raw)
+    items = [_item(i) for i in d.get("items") or ()]
     omitted = [
         {
             "chunk_id": str(o.get("chunk_id", "")),
             "tokens": int(o.get("tokens", 0)),
             "score": float(o.get("score", 0)),
+            "reason": str(o.get("reason") or "budget"),
         }
         for o in (dict(x) for x in d.get("omitted") or ())
     ]
@@ -112,12 +115,12 @@ def _from_engine(raw: Any, task: str, budget: int) -> dict[str, Any]:
         "task": task,
         "intent": str(d.get("intent") or guess_intent(task)),
         "budget": budget,
-        "tokens": int(d.get("tokens") or sum(int(i.get("tokens") or 0) for i in items)),
+        "tokens": int(d.get("tokens_used", d.get("tokens", 0)) or 0),
         "engine": "context",
         "items": items,
         "omitted": omitted,
-        "next_cursor": d.get("next_cursor") or d.get("cursor"),
-        "truncated": bool(d.get("truncated", bool(omitted))),
+        "next_cursor": d.get("next_cursor"),
+        "truncated": bool(omitted) or any(i.get("truncated") for i in d.get("items") or ()),
         "publish_id": str(d.get("publish_id") or ""),
     }
 
@@ -147,7 +150,9 @@ def implementation_context(
         raw = pack_context(
             catalog, task, budget=int(budget), library=library, version=version, cursor=cursor
         )
-        return _from_engine(raw, task, int(budget))
+        out = _from_engine(raw, task, int(budget))
+        out["publish_id"] = out["publish_id"] or str(catalog.manifest().get("publish_id", ""))
+        return out
 
     from docorbit_serve.search import search
 
@@ -173,7 +178,12 @@ def implementation_context(
             used += cost
         else:
             omitted.append(
-                {"chunk_id": item["chunk_id"], "tokens": cost, "score": float(item["score"])}
+                {
+                    "chunk_id": item["chunk_id"],
+                    "tokens": cost,
+                    "score": float(item["score"]),
+                    "reason": "budget",
+                }
             )
     considered = offset + len(res.hits)
     more = len(res.hits) == _CANDIDATES or bool(omitted)

@@ -212,6 +212,7 @@ class OmittedChunk(BaseModel):
     chunk_id: str
     tokens: int
     score: float
+    reason: str = "budget"
 
 
 class ContextPack(BaseModel):
