@@ -261,7 +261,7 @@ def _decode_cursor(cursor: str) -> dict[str, Any]:
         return state
     except (ValueError, KeyError, TypeError, binascii.Error, UnicodeDecodeError) as e:
         raise ToolError(
-            "invalid cursor: pass back next_cursor from the previous search_docs result unchanged"
+            "[bad_input] invalid cursor: pass back next_cursor of the previous search unchanged"
         ) from e
 
 
@@ -302,7 +302,9 @@ def build_server(home: Home, *, read_limit: int = RESOURCE_READ_LIMIT) -> MCPSer
     ) -> Annotated[CallToolResult, SearchPage]:
         """Search the published documentation; returns ranked sections with provenance."""
         if not query.strip():
-            raise ToolError("query is empty: say what you are looking for, e.g. 'set a timeout'")
+            raise ToolError(
+                "[bad_input] query is empty: say what you are looking for, e.g. 'set a timeout'"
+            )
         try:
             manifest = catalog.manifest()
             offset = 0
@@ -310,11 +312,11 @@ def build_server(home: Home, *, read_limit: int = RESOURCE_READ_LIMIT) -> MCPSer
                 state = _decode_cursor(cursor)
                 if [state.get("q"), state.get("l"), state.get("ver")] != [query, library, version]:
                     raise ToolError(
-                        "this cursor belongs to another search; drop it or repeat that search"
+                        "[bad_input] this cursor belongs to another search; drop it or repeat it"
                     )
                 if state.get("u") != manifest.get("publish_id"):
                     raise ToolError(
-                        "a new snapshot was published since; search again without cursor"
+                        "[bad_input] a new snapshot was published since; search again without cursor"
                     )
                 offset = int(state["o"])
             res = search(
