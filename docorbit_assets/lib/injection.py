@@ -265,6 +265,7 @@ _HOMOGLYPHS = str.maketrans(
     "АВЕКМНОРСТУХаеорсухіјѕԁɡΑΒΕΖΗΙΚΜΝΟΡΤΥΧαοριυνѵⅰ",
     "ABEKMHOPCTYXaeopcyxijsdgABEZHIKMNOPTYXaopiuvvi",
 )
+_HOMOGLYPH_CHARS = re.compile("[" + "".join(chr(k) for k in _HOMOGLYPHS) + "]")
 _LEET = str.maketrans("013457@$", "oieastas")
 _LEET_WORD = re.compile(r"\b(?=[\w'@$]*[A-Za-z])(?=[\w'@$]*[0-9@$])[\w'@$]{3,}\b")
 _TAG_RUN = re.compile("[\U000e0000-\U000e007f]+")
@@ -329,11 +330,22 @@ def annotate(text: str, *, html: str | None = None) -> list[dict[str, str]]:
     plain = _assess_view(views[0], omap)
     found.extend(plain)
     plain_rank = max((_RANK[a["severity"]] for a in plain), default=0)
+    visible_paras: list[tuple[int, str]] | None = None
     for view in views[1:]:
-        if view.carrier in ("rot13", "leetspeak") and (
-            not _GATE_B_RE.search(view.text.lower()) or _assess(view.text)[0] <= plain_rank
-        ):
-            continue  # a re-reading only matters when it says more than the plain text
+        if view.carrier in ("rot13", "leetspeak"):
+            # A re-reading only matters where it differs from the plain text and says more.
+            if visible_paras is None:
+                visible_paras = _paragraphs(views[0].text)
+            changed = [
+                (offset, para)
+                for (offset, para), (_, plain_para) in zip(
+                    _paragraphs(view.text), visible_paras, strict=False
+                )
+                if para != plain_para and _GATE_B_RE.search(para.lower())
+            ]
+            if changed and max(_assess_paragraph(p)[0] for _, p in changed) > plain_rank:
+                found.extend(_assess_view(view, omap, only=changed))
+            continue
         found.extend(_assess_view(view, omap))
     return _dedupe(found)
 
@@ -418,7 +430,9 @@ def _visible(text: str) -> str:
     if text.isascii():
         return text
     folded = _TAG_RUN.sub("", text.translate(_DROP))
-    return unicodedata.normalize("NFKC", folded).translate(_HOMOGLYPHS)
+    if not unicodedata.is_normalized("NFKC", folded):
+        folded = unicodedata.normalize("NFKC", folded)
+    return folded.translate(_HOMOGLYPHS) if _HOMOGLYPH_CHARS.search(folded) else folded
 
 
 def _offset_map(text: str) -> tuple[list[int], list[int]] | None:
@@ -802,9 +816,13 @@ MAX_FINDINGS_PER_VIEW = 50
 
 
 def _assess_view(
-    view: _View, omap: tuple[list[int], list[int]] | None = None
+    view: _View,
+    omap: tuple[list[int], list[int]] | None = None,
+    only: list[tuple[int, str]] | None = None,
 ) -> list[dict[str, str]]:
-    if view.hidden and view.carrier not in ("rot13", "leetspeak"):
+    if only is not None:
+        paragraphs = only
+    elif view.hidden and view.carrier not in ("rot13", "leetspeak"):
         paragraphs = [(0, view.text)]  # a hidden carrier is judged as one piece
     else:
         paragraphs = _paragraphs(view.text)
