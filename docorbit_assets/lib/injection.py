@@ -402,10 +402,14 @@ def place_html_annotations(
     out = []
     for a in annotations:
         if text_span(a["location"]) is None:
-            m = _HTML_LINE.search(a["location"])
+            hit = _HTML_LINE.search(a["location"])
             at = 0
-            if m:
-                where = int(m.group(1)) if m.group(1) else html.count("\n", 0, int(m.group(2))) + 1
+            if hit:
+                where = (
+                    int(hit.group(1))
+                    if hit.group(1)
+                    else html.count("\n", 0, int(hit.group(2))) + 1
+                )
                 before = [off for ln, off in marks if ln <= where]
                 at = before[-1] if before else 0
             a = {**a, "location": f"{a['location']}; near text[{at}:{at}]"}
