@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from docorbit_serve.catalog import Catalog
@@ -161,3 +163,75 @@ def test_reading_an_unpublished_home_raises_not_published(tmp_path, home_factory
         list_sources(cat)
     with pytest.raises(NotPublished):
         get_doc(cat, chunk_id="c_00000000000000000000")
+
+
+def test_readers_in_threads_see_whole_publications_while_a_new_one_is_swapped_in(
+    published_home, tmp_path, ingest_home
+):
+    """8 threads search + read through one Catalog while the main thread publishes B: every
+    answer belongs to A or to B as a whole (never A's publish_id with B's snapshot), and the
+    threads see B without a new Catalog."""
+    import shutil
+    import threading
+
+    from docorbit_serve.home import resolve_home
+    from docorbit_serve.registry import SourceConfig, load_registry, save_registry
+    from docorbit_serve.search import search
+
+    root = tmp_path / "proj"
+    shutil.copytree(published_home.project_root, root)
+    docs = root / "docs"
+    shutil.copytree(load_registry(published_home.config_path).get("httpx").location, docs)
+    home = resolve_home(home=root / ".docorbit", env={})
+    reg = load_registry(home.config_path)
+    reg.add(
+        SourceConfig(name="httpx", kind="local", location="docs", library="httpx", version="0.28"),
+        replace=True,
+    )
+    save_registry(reg)
+    (docs / "quickstart.md").write_text(
+        (docs / "quickstart.md").read_text(encoding="utf-8") + "\n\n## Swapped\n\nNew text.\n",
+        encoding="utf-8",
+    )
+    a = json.loads(home.published_path.read_text())
+    cat = Catalog(home)
+    seen: list[tuple[str, str, frozenset[str]]] = []
+    errors: list[BaseException] = []
+    published = threading.Event()
+
+    def reader(n: int) -> None:
+        after = 0
+        while after < 3:  # keep reading until three answers came after B was published
+            done = published.is_set()
+            try:
+                res = search(cat, ["timeout", "proxy", "cookies", "redirects"][n % 4], limit=5)
+                doc = get_doc(cat, chunk_id=res.hits[0].chunk_id)
+            except BaseException as e:  # noqa: BLE001 - collected and asserted below
+                errors.append(e)
+                return
+            seen.append(
+                (doc["publish_id"], doc["snapshot"], frozenset(h.snapshot for h in res.hits))
+            )
+            after += done
+
+    threads = [threading.Thread(target=reader, args=(n,)) for n in range(8)]
+    for t in threads:
+        t.start()
+    try:
+        ingest_home(home, ["httpx"])
+    finally:
+        published.set()
+        for t in threads:
+            t.join(timeout=120)
+        cat.close()
+    b = json.loads(home.published_path.read_text())
+    pairs = {
+        a["publish_id"]: a["sources"]["httpx"]["snapshot"],
+        b["publish_id"]: b["sources"]["httpx"]["snapshot"],
+    }
+    assert not errors, errors
+    assert len(set(pairs.values())) == 2
+    for publish_id, snapshot, hit_snapshots in seen:
+        assert pairs.get(publish_id) == snapshot
+        assert len(hit_snapshots) == 1 and hit_snapshots <= set(pairs.values())
+    assert b["publish_id"] in {p for p, _s, _h in seen}
