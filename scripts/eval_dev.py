@@ -13,6 +13,8 @@ change to the index SQL or the scoring's ``b``); postings come from the snapshot
 to the analyzer needs a full build.
 
 ``--json`` writes ``{backend: scorer summary}`` (the scorer's ``--json`` output per backend).
+``--halves`` also prints section MRR@10 / R@5 on two fixed halves of the query set (A: odd
+query numbers, B: even), the honesty check for tuning: tune on one half, check on the other.
 The data folder defaults to ``<repo>/../shared/data`` (``DOCORBIT_DATA`` overrides it).
 """
 
@@ -112,6 +114,20 @@ def build_dev_home(
     return home
 
 
+def halves(per_query: Path) -> str:
+    """Section MRR@10 / R@5 on half A (odd query numbers) and half B (even), per kind too."""
+    rows = [json.loads(line) for line in per_query.read_text(encoding="utf-8").splitlines()]
+    out = []
+    for name, parity in (("A", 1), ("B", 0)):
+        part = [r for r in rows if int(r["id"].rsplit("d", 1)[-1]) % 2 == parity]
+        if not part:
+            continue
+        mrr = sum(r["section"]["mrr@10"] for r in part) / len(part)
+        r5 = sum(r["section"]["r@5"] for r in part) / len(part)
+        out.append(f"half {name} (n={len(part)}): section MRR@10 {mrr:.3f}  R@5 {r5:.3f}")
+    return "\n".join(out)
+
+
 def score(run: Path, queries: Path, scorer: Path, summary: Path) -> str:
     proc = subprocess.run(
         [
@@ -123,6 +139,8 @@ def score(run: Path, queries: Path, scorer: Path, summary: Path) -> str:
             "--by-kind",
             "--json",
             str(summary),
+            "--per-query",
+            str(summary.with_suffix(".per-query.jsonl")),
         ],
         check=True,
         capture_output=True,
@@ -143,6 +161,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--out", help="folder for run files and scorer summaries")
     ap.add_argument("--json", help="write {backend: scorer summary} here")
+    ap.add_argument("--halves", action="store_true", help="also score halves A and B")
     args = ap.parse_args(argv)
 
     data = data_dir()
@@ -172,6 +191,8 @@ def main(argv: list[str] | None = None) -> int:
             summary = out / f"summary-{backend}.json"
             print(f"== backend {backend} ({took:.2f} s for the query set)")
             print(score(run, queries, scorer, summary))
+            if args.halves:
+                print(halves(summary.with_suffix(".per-query.jsonl")))
             results[backend] = json.loads(summary.read_text(encoding="utf-8"))
         catalog.close()
         if args.json:

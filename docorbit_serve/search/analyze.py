@@ -11,7 +11,9 @@ Rules, per raw token (a run of ``[A-Za-z0-9_]`` joined by single dots):
   - a compound identifier (``snake_case``, ``camelCase``, ``HTTPException``, ``http2``) is kept
     whole, lowercased, unstemmed, and split into its words;
   - words are lowercased, dropped if they are English stop words, and stemmed with the Snowball
-    English stemmer (PyStemmer).
+    English stemmer (PyStemmer), then a few derivational endings that Snowball leaves apart are
+    joined (``DERIVATIONS``: verify/verification -> ``verif``, exclude/exclusion -> ``exclud``,
+    permit/permission -> ``permit``, describe/description -> ``describ``).
 
 ``fields(chunk, symbols)`` cuts one chunk row into the indexed fields (``FIELDS``):
 body prose (code fences, link targets and HTML tags removed), own heading, breadcrumb, page
@@ -29,6 +31,7 @@ import Stemmer
 
 __all__ = [
     "ANALYZER_VERSION",
+    "DERIVATIONS",
     "FIELDS",
     "STOPWORDS",
     "fields",
@@ -37,7 +40,7 @@ __all__ = [
     "word_stems",
 ]
 
-ANALYZER_VERSION = "1"
+ANALYZER_VERSION = "2"
 FIELDS = ("body", "heading", "breadcrumb", "title", "code", "symbol")
 
 # A classic English stop list plus question words that developers type but docs rarely
@@ -63,6 +66,15 @@ _TAG = re.compile(r"<[^>\n]{0,200}>")
 _HEADING_LINE = re.compile(r"^ {0,3}#{1,6}[ \t][^\n]*\n?")
 _ATTR = re.compile(r"\{\s*#[^}]*\}")
 
+# Derivational endings Snowball stems differently in the verb and the noun (English
+# morphology, not any one corpus): (ending of the Snowball stem, replacement, minimum stem length).
+DERIVATIONS: tuple[tuple[str, str, int], ...] = (
+    ("ifi", "if", 5),  # verifi(y) / verif(ication), specifi / specif, modifi / modif
+    ("clus", "clud", 6),  # exclus(ion) / exclud(e), inclus / includ
+    ("miss", "mit", 6),  # permiss(ion) / permit, submiss / submit
+    ("script", "scrib", 8),  # descript(ion) / describ(e), subscript / subscrib
+)
+
 _stemmer_lock = threading.Lock()
 _stemmer = Stemmer.Stemmer("english")
 _stem_cache: dict[str, str] = {}
@@ -73,6 +85,10 @@ def _stem(word: str) -> str:
     if s is None:
         with _stemmer_lock:  # PyStemmer objects are not thread-safe
             s = _stemmer.stemWord(word)
+        for end, repl, least in DERIVATIONS:
+            if len(s) >= least and s.endswith(end):
+                s = s[: -len(end)] + repl
+                break
         if len(_stem_cache) < 500_000:
             _stem_cache[word] = s
     return s
@@ -129,6 +145,11 @@ def _body_text(markdown: str) -> str:
     return text
 
 
+def _heading_text(heading: str) -> str:
+    """A heading without its ``{ #anchor }`` attribute, link targets and HTML tags."""
+    return _TAG.sub(" ", _LINK_TARGET.sub("] ", _ATTR.sub(" ", heading)))
+
+
 def _path_words(path: str) -> str:
     stem = path.rsplit(".", 1)[0] if "." in path.rsplit("/", 1)[-1] else path
     return re.sub(r"[/_\-.]+", " ", stem)
@@ -140,8 +161,8 @@ def fields(chunk: Mapping[str, Any], symbols: Iterable[Mapping[str, Any]] = ()) 
     sym_text = " ".join(f"{s.get('name') or ''} {s.get('qualname') or ''}".strip() for s in symbols)
     return {
         "body": _body_text(chunk.get("text") or ""),
-        "heading": _ATTR.sub(" ", chunk.get("heading") or ""),
-        "breadcrumb": " ".join(_ATTR.sub(" ", b) for b in (chunk.get("breadcrumb") or [])),
+        "heading": _heading_text(chunk.get("heading") or ""),
+        "breadcrumb": " ".join(_heading_text(b) for b in (chunk.get("breadcrumb") or [])),
         "title": f"{chunk.get('title') or ''} {_path_words(chunk.get('path') or '')}",
         "code": "\n".join((b.get("code") or "") for b in code_blocks),
         "symbol": sym_text,

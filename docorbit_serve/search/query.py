@@ -25,7 +25,7 @@ from typing import Any
 
 from docorbit_serve.search.analyze import terms
 
-__all__ = ["INTENTS", "SYNONYMS", "Query", "normalize", "understand"]
+__all__ = ["INTENTS", "SYNONYMS", "Query", "base_forms", "normalize", "understand"]
 
 INTENTS = (
     "api",
@@ -106,7 +106,6 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "dynamically": ("dynamic",),
     "tree": ("recursive", "nested"),
     "nested": ("recursive",),
-    "self": ("recursive",),
     "cert": ("certificate", "ssl"),
     "certs": ("certificates", "ssl"),
     "certificate": ("ssl", "tls"),
@@ -160,6 +159,111 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "worker": ("workers", "processes"),
     "workers": ("processes",),
     "process": ("workers",),
+    # Verbs developers type for what docs call otherwise.
+    "turn off": ("disable",),
+    "switch off": ("disable",),
+    "turn on": ("enable",),
+    "switch on": ("enable",),
+    "set up": ("installation", "configure"),
+    "setup": ("installation", "configuration"),
+    "install": ("installation",),
+    "ignore": ("skip", "exclude"),
+    "prevent": ("disable", "forbid"),
+    "block": ("forbid", "deny"),
+    "reject": ("forbid", "error"),
+    "allow": ("enable", "permit"),
+    "change": ("override", "customize"),
+    "modify": ("override", "customize"),
+    "customise": ("customize", "custom"),
+    "override": ("custom", "customize"),
+    "replace": ("override",),
+    "reuse": ("share", "common"),
+    "share": ("reuse", "common"),
+    "shared": ("common", "global"),
+    "startup": ("lifespan", "start"),
+    "shutdown": ("lifespan", "close"),
+    "send": ("request",),
+    "fetch": ("request",),
+    "return": ("response",),
+    "reply": ("response",),
+    "parse": ("validate", "load"),
+    "validate": ("validation", "validator"),
+    "cast": ("coerce", "conversion"),
+    "coerce": ("conversion", "strict"),
+    "raise": ("exception",),
+    "throw": ("raise", "exception"),
+    "bug": ("error",),
+    "problem": ("error",),
+    "debug": ("debugging", "logging"),
+    "encode": ("encoding",),
+    "decode": ("decoding", "encoding"),
+    "rename": ("alias",),
+    "copy": ("clone", "duplicate"),
+    "memoize": ("cache",),
+    "inherit": ("inheritance", "subclass"),
+    "subclass": ("inheritance",),
+    # Nouns and adjectives.
+    "api key": ("authentication", "security"),
+    "sign in": ("login", "authentication"),
+    "credentials": ("authentication", "password"),
+    "permission": ("authorization", "scopes"),
+    "limit": ("limits", "max"),
+    "max": ("maximum", "limit"),
+    "min": ("minimum",),
+    "concurrent": ("concurrency", "async", "parallel"),
+    "parallel": ("concurrency", "async"),
+    "thread": ("threads", "concurrency"),
+    "file": ("files",),
+    "form": ("forms",),
+    "string": ("str",),
+    "str": ("string",),
+    "int": ("integer",),
+    "integer": ("int",),
+    "bool": ("boolean",),
+    "boolean": ("bool",),
+    "list": ("array", "sequence"),
+    "array": ("list",),
+    "map": ("dict", "mapping"),
+    "mapping": ("dict",),
+    "required": ("mandatory", "optional"),
+    "mandatory": ("required",),
+    "date": ("datetime",),
+    "timestamp": ("datetime",),
+    "enum": ("choices", "literal"),
+    "choices": ("enum", "literal"),
+    "callback": ("hook", "hooks"),
+    "hook": ("hooks", "callback"),
+    "plugin": ("plugins", "extension"),
+    "extension": ("plugin", "extensions"),
+    "endpoint": ("route",),
+    "route": ("endpoint",),
+    "querystring": ("query", "parameters"),
+    "query string": ("query", "parameters"),
+    "reverse proxy": ("proxy",),
+    "load balancer": ("proxy",),
+    "documentation": ("docs",),
+    "old": ("deprecated", "migration"),
+    "legacy": ("deprecated", "migration"),
+    "alias": ("aliases", "rename"),
+    "private": ("internal",),
+    "internal": ("private",),
+    "immutable": ("frozen", "readonly"),
+    "readonly": ("frozen", "immutable"),
+    "read only": ("frozen", "immutable"),
+    "frozen": ("immutable",),
+    "cache": ("caching", "cached"),
+    "fake": ("mock", "testing"),
+    "stub": ("mock",),
+    "pytest": ("testing",),
+    "charset": ("encoding",),
+    "unicode": ("encoding",),
+    "utf8": ("encoding",),
+    "chunked": ("streaming",),
+    "cli": ("command", "terminal"),
+    "command line": ("cli",),
+    "terminal": ("cli", "command"),
+    "dotenv": ("env", "environment"),
+    "redoc": ("docs", "openapi"),
 }
 
 _INTENT_CUES: dict[str, tuple[str, ...]] = {
@@ -258,6 +362,26 @@ _INTENT_CUES: dict[str, tuple[str, ...]] = {
     ),
 }
 
+_INFLECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("ies", ("y",)),
+    ("es", ("", "e")),
+    ("s", ("",)),
+    ("ing", ("", "e")),
+    ("ed", ("", "e")),
+    ("ly", ("",)),
+)
+# Latin abbreviations of prose ("e.g.", "i.e.") are not search terms.
+_ABBREV = re.compile(r"(?<![\w.])(?:e\.g|i\.e|etc|cf|vs)\.?(?![\w])", re.I)
+# "from a.b import C, D" names the dotted paths a.b.C and a.b.D, as API references spell them.
+_FROM_IMPORT = re.compile(
+    r"\bfrom\s+([A-Za-z_][\w.]*)\s+import\s+\(?\s*([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*)"
+)
+# "... to pydantic 2", "after moving to v2", "version 2.x": a major-version move means migration.
+_VERSION_MOVE = re.compile(
+    r"\b(?:to|from|after|since|before|into)\s+(?:[A-Za-z][\w-]*\s+)?v?\d+(?:\.(?:\d+|x))?(?![\w.])"
+    r"|\bv\d+(?:\.(?:\d+|x))?\b",
+    re.I,
+)
 _TRACE_FRAME = re.compile(r'^\s*File "[^"\n]*", line \d+(?:, in [^\n]*)?$', re.M)
 _TRACE_HEAD = re.compile(r"Traceback \(most recent call last\):")
 _URL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S+", re.I)
@@ -297,7 +421,39 @@ def normalize(query: str) -> str:
     text = _URL.sub(" ", text)
     text = _HEX.sub(" ", text)
     text = _LONGNUM.sub(" ", text)
+    text = _ABBREV.sub(" ", text)
     return " ".join(text.split())
+
+
+def base_forms(word: str) -> list[str]:
+    """``word`` and its plausible uninflected forms (checks -> check, dropping -> drop,
+    configured -> configure), most literal first: how a query word finds its ``SYNONYMS`` key."""
+    out = [word]
+    for end, repls in _INFLECTIONS:
+        if len(word) > len(end) + 2 and word.endswith(end):
+            stem = word[: -len(end)]
+            out.extend(stem + r for r in repls)
+            if end in ("ing", "ed") and len(stem) > 2 and stem[-1] == stem[-2]:
+                out.append(stem[:-1])  # dropping -> drop
+    return list(dict.fromkeys(out))
+
+
+def _expansions(words: list[str]) -> list[str]:
+    """Synonym expansions of the query's words and two-word phrases (first key found wins)."""
+    out: list[str] = []
+    for a, b in zip(words, words[1:], strict=False):
+        for fa in base_forms(a):
+            hit = SYNONYMS.get(f"{fa} {b}")
+            if hit:
+                out.extend(hit)
+                break
+    for w in dict.fromkeys(words):
+        for form in base_forms(w):
+            hit = SYNONYMS.get(form)
+            if hit:
+                out.extend(hit)
+                break
+    return out
 
 
 def _intents(raw: str, words: set[str]) -> tuple[str, ...]:
@@ -306,6 +462,8 @@ def _intents(raw: str, words: set[str]) -> tuple[str, ...]:
         found.add("troubleshooting")
     if _CODE_TOKEN.search(raw):
         found.add("api")
+    if _VERSION_MOVE.search(raw):
+        found.add("migration")
     return tuple(sorted(found))
 
 
@@ -314,13 +472,15 @@ def understand(query: str, cfg: Any = None) -> Query:
     w_syn = float(getattr(cfg, "w_synonym", 0.4)) if cfg is not None else 0.4
     text = normalize(query)
     weights: dict[str, float] = {t: 1.0 for t in terms(text)}
+    for m in _FROM_IMPORT.finditer(text):
+        for name in re.split(r"\s*,\s*", m.group(2)):
+            weights.setdefault(f"{m.group(1)}.{name}".lower(), 1.0)
     words = [w.lower() for w in re.findall(r"[A-Za-z0-9]+", text)]
     if w_syn > 0:
-        for w in dict.fromkeys(words):
-            for syn in SYNONYMS.get(w, ()):
-                for t in terms(syn):
-                    if weights.get(t, 0.0) < w_syn:
-                        weights[t] = w_syn
+        for syn in _expansions(words):
+            for t in terms(syn):
+                if weights.get(t, 0.0) < w_syn:
+                    weights[t] = w_syn
     idents = tuple(
         dict.fromkeys(m.group().rstrip("()").lower() for m in _CODE_TOKEN.finditer(text))
     )

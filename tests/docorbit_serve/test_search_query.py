@@ -1,0 +1,68 @@
+"""Query understanding and the analyzer rules the ranking relies on (no index needed)."""
+
+from __future__ import annotations
+
+from docorbit_serve.search.analyze import fields, terms
+from docorbit_serve.search.query import base_forms, normalize, understand
+from docorbit_serve.search.scoring import ScoringConfig
+
+
+def test_inflected_query_words_find_their_synonym_entry():
+    assert base_forms("checks")[:2] == ["checks", "check"]
+    assert "drop" in base_forms("dropping")
+    assert "configure" in base_forms("configured")
+    q = understand("skip certificate checks")
+    assert q.terms["check"] == 1.0
+    assert q.terms["verif"] == 0.4  # checks -> check -> verify, at the expansion weight
+    assert q.terms["disabl"] == 0.4  # skip -> disable
+
+
+def test_two_word_phrases_expand_as_one_key():
+    q = understand("turn off redirects")
+    assert q.terms.get("disabl") == ScoringConfig().w_synonym
+
+
+def test_expansions_never_lower_a_typed_term_and_can_be_switched_off():
+    q = understand("disable skip")
+    assert q.terms["disabl"] == 1.0
+    off = understand("skip", ScoringConfig(w_synonym=0.0))
+    assert set(off.terms) == {"skip"}
+
+
+def test_latin_abbreviations_of_prose_are_not_search_terms():
+    assert normalize("same config (e.g. extra='forbid'), i.e. all") == (
+        "same config ( extra='forbid'), all"
+    )
+    q = understand("apply the same config (e.g. extra='forbid') to all models")
+    assert not {"e", "g", "e.g"} & set(q.terms)
+
+
+def test_from_import_lines_name_the_full_dotted_path():
+    q = understand("from pydantic.generics import GenericModel fails")
+    assert q.terms["pydantic.generics.genericmodel"] == 1.0
+    assert q.terms["genericmodel"] == 1.0
+
+
+def test_a_move_to_another_major_version_means_migration():
+    assert "migration" in understand("regex stopped working after moving to pydantic 2").intents
+    assert "migration" in understand("is this still there in v2").intents
+    assert "migration" not in understand("set a 30 second default timeout").intents
+    assert "migration" not in understand("run fastapi with 4 worker processes").intents
+
+
+def test_analyzer_joins_verb_and_noun_forms_snowball_leaves_apart():
+    assert terms("verify verification") == ["verif", "verif"]
+    assert terms("exclude exclusion") == ["exclud", "exclud"]
+    assert terms("permit permission") == ["permit", "permit"]
+    assert terms("describe description") == ["describ", "describ"]
+
+
+def test_heading_field_drops_link_targets_and_anchor_attributes():
+    f = fields(
+        {
+            "heading": "[Trio](https://github.com/python-trio/trio) { #trio }",
+            "breadcrumb": ["Async <em>Support</em>"],
+        }
+    )
+    assert terms(f["heading"]) == ["trio"]
+    assert terms(f["breadcrumb"]) == ["async", "support"]
