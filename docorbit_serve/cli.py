@@ -38,6 +38,7 @@ from docorbit_serve.errors import (
     DocOrbitError,
     IngestError,
     InputError,
+    NotFound,
     UsageError,
 )
 from docorbit_serve.home import Home, resolve_home
@@ -218,7 +219,7 @@ def _location(path_or_url: str, kind: str | None, project_root: Path) -> tuple[s
 @cli.command()
 @click.argument("path_or_url")
 @click.option("--name", help="Unique source name (default: the library, plus -VERSION if given).")
-@click.option("--library", required=True, help="Library the docs describe, e.g. httpx.")
+@click.option("--library", help="Library the docs describe, e.g. httpx (default: a package NAME).")
 @click.option("--version", "version_", default="", help="Version label, e.g. 0.28 (default: none).")
 @click.option(
     "--kind", type=click.Choice(KINDS), help="Source kind (default: folder → local, URL → web)."
@@ -244,20 +245,29 @@ def add(
     exclude: tuple[str, ...],
     allow_hosts: tuple[str, ...],
 ) -> None:
-    """Register a documentation source (a folder or a URL) in docorbit.toml."""
+    """Register a documentation source (a folder, a URL, or a package NAME) in docorbit.toml.
+
+    A NAME that is neither a URL nor an existing path is resolved to its docs URL (installed
+    package metadata first, then the PyPI / npm registries); an ambiguous NAME is refused with
+    the alternatives (pass the URL instead)."""
     home = state.home()
     for h in allow_hosts:
         if not _HOST_PORT.match(h):
             raise UsageError(f"--allow-host wants HOST:PORT, got {h!r}", detail={"allow_host": h})
-    kind, location = _location(path_or_url, kind, home.project_root)
     reg = load_registry(home.config_path)
+    resolution = None
+    if _is_identifier(path_or_url):
+        resolution = _resolve_name(path_or_url, (*reg.allow_hosts, *allow_hosts))
+        library = library or path_or_url.rsplit("/", 1)[-1]
+        path_or_url = resolution["chosen"]["url"]
+    kind, location = _location(path_or_url, kind, home.project_root)
     if _is_url(location):
         _check_policy(location, (*reg.allow_hosts, *allow_hosts))
     src = SourceConfig(
         name=name or (f"{library}-{version_}" if version_ else library),
         kind=kind,
         location=location,
-        library=library,
+        library=library or "",
         version=version_,
         include=tuple(include),
         exclude=tuple(exclude),
@@ -266,11 +276,45 @@ def add(
     reg.add(src)
     save_registry(reg)
     _info(f"run `docorbit ingest --source {src.name}` to fetch and publish it")
-    _emit(
-        state,
-        {"added": src.to_toml(), "config": str(home.config_path)},
-        f"added {src.name} ({src.kind} {src.location}) → {home.config_path}",
-    )
+    data: dict[str, Any] = {"added": src.to_toml(), "config": str(home.config_path)}
+    if resolution is not None:
+        data["resolved"] = resolution
+    _emit(state, data, f"added {src.name} ({src.kind} {src.location}) → {home.config_path}")
+
+
+def _is_identifier(text: str) -> bool:
+    """A package name (``httpx``, ``@scope/pkg``), not a URL and not an existing path."""
+    if _is_url(text) or Path(text).expanduser().exists() or "://" in text:
+        return False
+    return re.fullmatch(r"(@[a-z0-9][\w.-]*/)?[A-Za-z0-9][A-Za-z0-9._-]{0,213}", text) is not None
+
+
+def _resolve_name(name: str, allow_hosts: tuple[str, ...]) -> dict[str, Any]:
+    """Docs URL of package ``name`` or a ``NotFound`` / ambiguous ``UsageError``."""
+    from docorbit_assets.lib.fetch import fetcher_for  # light: no Dagster
+    from docorbit_assets.lib.identify import resolve_identifier
+
+    fetcher = fetcher_for((), allow_hosts)
+
+    def get(url: str) -> bytes:
+        return fetcher.get(url).raise_for_status().body
+
+    res = resolve_identifier(name, get=get).to_json()
+    if res["chosen"] is None:
+        detail = {"resolution": res}
+        if res["ambiguous"]:
+            raise UsageError(
+                f"{name!r} is ambiguous: {res['reason']}; pass one of the URLs instead",
+                detail=detail,
+                code="ambiguous_identifier",
+            )
+        raise NotFound(
+            f"{name!r} is not a folder, a URL or a package with a documentation URL "
+            f"({res['reason']}; registries: {res['errors'] or 'ok'})",
+            detail=detail,
+        )
+    _info(f"{name}: {res['chosen']['url']} ({res['reason']})")
+    return res
 
 
 def _check_policy(url: str, allow_hosts: tuple[str, ...]) -> None:
@@ -338,6 +382,85 @@ def remove(state: _State, name: str) -> None:
     save_registry(reg)
     _info("the published snapshot still serves it until the next `docorbit ingest`")
     _emit(state, {"removed": src.to_toml(), "config": str(home.config_path)}, f"removed {name}")
+
+
+@cli.command()
+@click.argument("target", metavar="URL_OR_NAME")
+@click.option(
+    "--kind",
+    type=click.Choice(["web", "llms_txt", "markdown", "openapi", "sitemap"]),
+    default="web",
+    show_default=True,
+    help="How to read URL.",
+)
+@click.option("--allow-host", "allow_hosts", multiple=True, metavar="HOST:PORT",
+              help="Allow this otherwise refused host (e.g. a private docs server), repeatable.")  # fmt: skip
+@json_option
+@click.pass_obj
+def inspect(state: _State, target: str, kind: str, allow_hosts: tuple[str, ...]) -> None:
+    """Show what discovery finds at a URL (or a package NAME's docs URL): every provider's
+    candidates, their validity, and the recommended source per purpose. Stores nothing."""
+    for h in allow_hosts:
+        if not _HOST_PORT.match(h):
+            raise UsageError(f"--allow-host wants HOST:PORT, got {h!r}", detail={"allow_host": h})
+    try:
+        settings_hosts = load_registry(state.home().config_path).allow_hosts
+    except DocOrbitError:
+        settings_hosts = ()
+    hosts = (*settings_hosts, *allow_hosts)
+    resolution = None
+    if not _is_url(target):
+        if not _is_identifier(target):
+            raise UsageError(f"inspect wants an http(s) URL or a package name, not {target!r}")
+        resolution = _resolve_name(target, hosts)
+        target = resolution["chosen"]["url"]
+    _check_policy(target, hosts)
+    from docorbit_assets.lib.discover import best_candidate, discover, purpose_ranking
+
+    cfg = SourceConfig(name="inspect", kind=kind, location=target, library="inspect")
+    table = discover(cfg, Path.cwd(), allow_hosts=hosts)
+    rows = table.to_pylist()
+    if rows and all('"error_code":"blocked_url"' in r["metadata_json"] for r in rows):
+        raise BlockedURL(
+            f"{target} is refused by the fetch policy: {rows[0]['rationale']}",
+            detail={"url": target, "candidates": len(rows)},
+        )
+    candidates = [
+        {**{k: v for k, v in r.items() if k not in ("source", "metadata_json")},
+         "metadata": json.loads(r["metadata_json"])}
+        for r in rows
+    ]  # fmt: skip
+    best = best_candidate(table)
+    ranking = purpose_ranking(table)
+    data = {
+        "url": target,
+        "kind": kind,
+        "resolved": resolution,
+        "ingest": {"url": best["url"], "type": best["type"]} if best else None,
+        "purposes": ranking,
+        "candidates": candidates,
+    }
+    _emit(state, data, _inspect_text(data))
+
+
+def _inspect_text(data: dict[str, Any]) -> str:
+    lines = [f"# {data['url']}", ""]
+    ing = data["ingest"]
+    lines.append(f"ingest through: {ing['type']} {ing['url']}" if ing else "nothing ingestible")
+    lines += ["", "## Recommended per purpose", ""]
+    lines += [f"- {v['rationale']}" for v in data["purposes"].values()]
+    lines += [
+        "",
+        "## Candidates",
+        "",
+        "| rank | status | type | url | rationale |",
+        "|---" * 5 + "|",
+    ]
+    for c in data["candidates"]:
+        lines.append(
+            f"| {c['rank'] or '-'} | {c['status']} | {c['type']} | {c['url']} | {c['rationale']} |"
+        )
+    return "\n".join(lines)
 
 
 # --------------------------------------------------------------------------- pipeline

@@ -32,6 +32,7 @@ All network access goes through ``fetch.http_get`` (the one network function of 
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from collections.abc import Callable, Iterable, Sequence
@@ -48,6 +49,11 @@ from docorbit_serve.schemas import SCHEMAS, canonical_json
 
 __all__ = [
     "INGEST_PRIORITY",
+    "PURPOSES",
+    "PURPOSE_WEIGHTS",
+    "ProbeContext",
+    "judge",
+    "purpose_ranking",
     "MARKDOWN_SUFFIXES",
     "PROVIDERS",
     "Candidate",
@@ -67,13 +73,31 @@ MARKDOWN_SUFFIXES = (".md", ".mdx", ".markdown")
 
 # Higher is preferred for ingestion. Providers added later register their types here.
 INGEST_PRIORITY: dict[str, int] = {
-    "local": 40,
-    "llms_full_txt": 30,
-    "llms_txt": 20,
-    "markdown": 10,
+    "local": 60,
+    "llms_full_txt": 50,
+    "llms_txt": 40,
+    "markdown": 30,
+    "sitemap": 20,
+    "html": 10,
+    "openapi": 5,  # ingested alone only when nothing else is valid (kind ``openapi``)
 }
 
+PURPOSES = ("navigation", "conceptual", "api", "examples", "implementation")
 _ALL_PURPOSES = ("conceptual", "api", "examples")
+
+# How well a candidate type serves each purpose (0 = not at all); times confidence and authority.
+PURPOSE_WEIGHTS: dict[str, dict[str, float]] = {
+    "local": {"conceptual": 1.0, "api": 0.6, "examples": 0.8, "navigation": 0.5},
+    "llms_txt": {"navigation": 1.0, "conceptual": 0.5, "api": 0.3, "examples": 0.3},
+    "llms_full_txt": {"conceptual": 1.0, "examples": 0.8, "api": 0.6, "navigation": 0.4},
+    "markdown": {"conceptual": 0.8, "examples": 0.7, "api": 0.5},
+    "sitemap": {"navigation": 0.9, "conceptual": 0.4},
+    "html": {"navigation": 0.6, "conceptual": 0.6, "examples": 0.5, "api": 0.3},
+    "openapi": {"api": 1.0, "examples": 0.3},
+    "skill": {"examples": 0.6, "implementation": 0.5, "conceptual": 0.3},
+    "github": {"implementation": 1.0, "examples": 0.6},
+}
+_AUTHORITY = {"official": 1.0, "community": 0.8, "third_party": 0.6}
 
 
 @dataclass(frozen=True)
@@ -99,7 +123,7 @@ class Provider:
 
     name: str
     kinds: frozenset[str]
-    probe: Callable[[SourceConfig, Path], list[Candidate]]
+    probe: Callable[[ProbeContext], list[Candidate]]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -168,8 +192,9 @@ def local_markdown_files(
     return sorted(found)
 
 
-def _probe_local(cfg: SourceConfig, project_root: Path) -> list[Candidate]:
-    folder = Path(cfg.resolved_location(project_root))
+def _probe_local(ctx: ProbeContext) -> list[Candidate]:
+    cfg = ctx.cfg
+    folder = Path(cfg.resolved_location(ctx.project_root))
     url = "file://" + folder.as_posix()
     base: dict[str, Any] = {
         "url": url,
@@ -311,6 +336,64 @@ def _check_markdown(text: str, what: str) -> tuple[str, float, str, dict[str, An
 # Web probes
 
 
+@dataclass
+class ProbeContext:
+    """What a provider works with: the source, and one cached GET per (URL, headers)."""
+
+    cfg: SourceConfig
+    project_root: Path
+    _cache: dict[tuple[str, tuple[tuple[str, str], ...]], Any] = field(default_factory=dict)
+
+    def get(self, url: str, headers: dict[str, str] | None = None) -> Any:
+        """The ``fetch.Response`` for ``url``, or the ``BlockedURL``/``FetchError`` it raised."""
+        from docorbit_assets.lib.fetch import fetch_limits, http_get  # fetch imports this module
+
+        key = (url, tuple(sorted((headers or {}).items())))
+        if key not in self._cache:
+            lim = fetch_limits(self.cfg)
+            try:
+                self._cache[key] = http_get(
+                    url,
+                    timeout=lim.timeout,
+                    deadline=lim.deadline,
+                    max_bytes=lim.max_bytes,
+                    headers=headers,
+                    allow_hosts=self.cfg.allow_hosts,
+                    limits=self.cfg.limits,
+                )
+            except (BlockedURL, FetchError) as e:
+                self._cache[key] = e
+        return self._cache[key]
+
+    def check(self, url: str) -> str | None:
+        """The policy's refusal reason for a URL found in content, or None (no DNS, no I/O)."""
+        from docorbit_assets.lib.fetch import source_fetcher
+
+        try:
+            source_fetcher(self.cfg).check(url)
+        except BlockedURL as e:
+            return str(e.detail.get("reason", "blocked"))
+        return None
+
+    def robots_sitemaps(self) -> tuple[str, ...]:
+        from docorbit_assets.lib.fetch import source_fetcher
+
+        try:
+            return source_fetcher(self.cfg).robots(self.cfg.location).sitemaps
+        except (BlockedURL, FetchError):
+            return ()
+
+    @property
+    def location(self) -> str:
+        return self.cfg.location
+
+    def authority(self, url: str) -> str:
+        return "official" if _same_host(url, self.cfg.location) else "third_party"
+
+    def same_site(self, url: str) -> bool:
+        return _same_host(url, self.cfg.location)
+
+
 def _same_host(a: str, b: str) -> bool:
     sa, sb = urlsplit(a), urlsplit(b)
     return (sa.hostname, sa.port or _default_port(sa.scheme)) == (
@@ -331,43 +414,60 @@ def _folder_url(url: str) -> str:
     return urlunsplit((parts.scheme, parts.netloc, path, "", ""))
 
 
-def _probe_url(cfg: SourceConfig, url: str, ctype: str, by: str) -> Candidate:
-    """GET ``url`` and judge it as a candidate of type ``ctype``."""
-    from docorbit_assets.lib.fetch import fetch_limits, http_get  # fetch imports this module
+def base_urls(url: str) -> list[str]:
+    """Folders to probe for well-known files: the URL's folder (the URL itself when its last
+    segment has no dot), then the host root."""
+    bases = [_folder_url(url), _folder_url(urljoin(url, "/"))]
+    last = urlsplit(url).path.rsplit("/", 1)[-1]
+    if last and "." not in last:  # ".../guide" usually means the folder ".../guide/"
+        bases.insert(0, _folder_url(url + "/"))
+    return list(dict.fromkeys(bases))
 
-    limits = fetch_limits(cfg)
-    authority = "official" if _same_host(url, cfg.location) else "third_party"
-    purposes = ("navigation",) if ctype == "llms_txt" else _ALL_PURPOSES
+
+Verdict = tuple[str, float, str, dict[str, Any]]  # status, confidence, rationale, metadata
+
+
+def judge(
+    ctx: ProbeContext,
+    url: str,
+    ctype: str,
+    by: str,
+    validate: Callable[[Any], Verdict],
+    *,
+    headers: dict[str, str] | None = None,
+    html_ok: bool = False,
+    machine_readable: bool = True,
+) -> Candidate:
+    """GET ``url`` (cached) and turn the answer into a candidate of type ``ctype``.
+
+    Policy refusals are ``invalid`` (``error_code`` ``blocked_url``); transport failures and
+    5xx are ``unreachable``; 4xx are ``invalid``; an HTML page is ``invalid`` unless
+    ``html_ok`` (soft 404s: sites answer every path with their home page and 200); otherwise
+    ``validate(response)`` decides.
+    """
     base: dict[str, Any] = {
         "url": url,
         "type": ctype,
         "discovered_by": by,
-        "authority": authority,
-        "purposes": purposes,
+        "authority": ctx.authority(url),
+        "machine_readable": machine_readable,
+        "purposes": tuple(p for p in PURPOSES if PURPOSE_WEIGHTS.get(ctype, {}).get(p)),
     }
-    try:
-        resp = http_get(
-            url,
-            timeout=limits.timeout,
-            deadline=limits.deadline,
-            max_bytes=limits.max_bytes,
-            allow_hosts=cfg.allow_hosts,
-            limits=cfg.limits,
-        )
-    except BlockedURL as e:
-        reason = e.detail.get("reason", "")
+    resp = ctx.get(url, headers)
+    if isinstance(resp, BlockedURL):
+        reason = resp.detail.get("reason", "")
         return Candidate(
             **base,
             status="invalid",
-            rationale=f"blocked_url ({reason}): {e.message}",
+            rationale=f"blocked_url ({reason}): {resp.message}",
             metadata={"error_code": "blocked_url", "reason": reason},
         )
-    except FetchError as e:
+    if isinstance(resp, FetchError):
         return Candidate(
             **base,
             status="unreachable",
-            rationale=f"{e.code}: {e.message}",
-            metadata={"error_code": e.code},
+            rationale=f"{resp.code}: {resp.message}",
+            metadata={"error_code": resp.code},
         )
     meta: dict[str, Any] = {"http_status": resp.status, "bytes": len(resp.body)}
     if resp.final_url != url:
@@ -375,32 +475,39 @@ def _probe_url(cfg: SourceConfig, url: str, ctype: str, by: str) -> Candidate:
     if resp.truncated:
         meta["truncated"] = True
     common = {**base, "content_type": resp.content_type}
-    if resp.status >= 500:
+    if resp.status >= 500 or resp.status == 429:
         return Candidate(
             **common, status="unreachable", rationale=f"HTTP {resp.status}", metadata=meta
         )
     if resp.status >= 400:
         return Candidate(**common, status="invalid", rationale=f"HTTP {resp.status}", metadata=meta)
-    if is_html(resp.body, resp.content_type):
-        why = f"HTML page served with {resp.status}, not {'llms.txt' if ctype == 'llms_txt' else 'Markdown'}"
+    if not html_ok and is_html(resp.body, resp.content_type):
+        why = f"HTML page served with {resp.status}, not {_LABEL.get(ctype, ctype)}"
         return Candidate(**common, status="invalid", rationale=why, metadata=meta)
-    text = _decode(resp.body)
-    if text is None:
-        return Candidate(**common, status="invalid", rationale="not UTF-8 text", metadata=meta)
-    if ctype == "llms_txt":
-        status, conf, why, extra = _check_llms_txt(text)
-    else:
-        status, conf, why, extra = _check_markdown(text, _LABEL[ctype])
+    status, conf, why, extra = validate(resp)
     return Candidate(
-        **common,
-        status=status,
-        confidence=conf,
-        rationale=why,
-        metadata={**meta, **extra},
+        **common, status=status, confidence=conf, rationale=why, metadata={**meta, **extra}
     )
 
 
-_LABEL = {"llms_full_txt": "llms-full.txt", "markdown": "Markdown page"}
+def _text_validator(check: Callable[[str], Verdict]) -> Callable[[Any], Verdict]:
+    def validate(resp: Any) -> Verdict:
+        text = _decode(resp.body)
+        if text is None:
+            return "invalid", 0.0, "not UTF-8 text", {}
+        return check(text)
+
+    return validate
+
+
+_LABEL = {
+    "llms_full_txt": "llms-full.txt",
+    "llms_txt": "llms.txt",
+    "markdown": "Markdown",
+    "openapi": "an OpenAPI document",
+    "sitemap": "a sitemap",
+    "skill": "a skill file",
+}
 
 
 def _llms_type(url: str) -> str | None:
@@ -412,30 +519,82 @@ def _llms_type(url: str) -> str | None:
     return None
 
 
-def _probe_llms(cfg: SourceConfig, project_root: Path) -> list[Candidate]:
-    url = cfg.location
+def _llms_validator(ctype: str) -> Callable[[Any], Verdict]:
+    if ctype == "llms_txt":
+        return _text_validator(_check_llms_txt)
+    return _text_validator(lambda t: _check_markdown(t, _LABEL.get(ctype, ctype)))
+
+
+def _link_header_targets(ctx: ProbeContext) -> list[str]:
+    """``Link: <…>; rel="llms-txt"`` on the source URL's own response."""
+    resp = ctx.get(ctx.location)
+    if isinstance(resp, Exception):
+        return []
+    out = []
+    for part in resp.headers.get("link", "").split(","):
+        m = re.match(r"\s*<([^>]+)>\s*;(.*)", part)
+        if m and re.search(r'rel\s*=\s*"?[^";]*\bllms-txt\b', m.group(2), re.I):
+            out.append(urljoin(resp.final_url, m.group(1).strip()))
+    return out
+
+
+def _probe_llms(ctx: ProbeContext) -> list[Candidate]:
+    cfg, url = ctx.cfg, ctx.location
     own = _llms_type(url)
     if cfg.kind == "llms_txt":
-        return [_probe_url(cfg, url, own or "llms_txt", "given_url")]
+        t = own or "llms_txt"
+        return [judge(ctx, url, t, "given_url", _llms_validator(t))]
     targets: dict[str, tuple[str, str]] = {}
     if own:
         targets[url] = (own, "given_url")
-    bases = [_folder_url(url), _folder_url(urljoin(url, "/"))]
-    last = urlsplit(url).path.rsplit("/", 1)[-1]
-    if last and "." not in last:  # ".../guide" usually means the folder ".../guide/"
-        bases.insert(0, _folder_url(url + "/"))
-    for base in dict.fromkeys(bases):
+    for base in base_urls(url):
         for name, ctype in (("llms-full.txt", "llms_full_txt"), ("llms.txt", "llms_txt")):
             targets.setdefault(urljoin(base, name), (ctype, f"probe:{name}"))
-    return [_probe_url(cfg, u, t, by) for u, (t, by) in sorted(targets.items())]
+    targets.setdefault(urljoin(url, "/.well-known/llms.txt"), ("llms_txt", "probe:well-known"))
+    for link in _link_header_targets(ctx):
+        if ctx.check(link) is None:
+            targets[link] = (_llms_type(link) or "llms_txt", "link_header")
+    return [judge(ctx, u, t, by, _llms_validator(t)) for u, (t, by) in sorted(targets.items())]
 
 
-def _probe_markdown(cfg: SourceConfig, project_root: Path) -> list[Candidate]:
-    url = cfg.location
-    path = urlsplit(url).path.lower()
-    if cfg.kind == "markdown" or path.endswith(MARKDOWN_SUFFIXES):
-        return [_probe_url(cfg, url, "markdown", "given_url")]
-    return []
+def _markdown_check(text: str) -> Verdict:
+    return _check_markdown(text, "Markdown page")
+
+
+def _probe_markdown(ctx: ProbeContext) -> list[Candidate]:
+    """The URL itself when it names a Markdown file; for a page URL, its ``.md`` variants and
+    the same URL asked with ``Accept: text/markdown`` (valid only if the answer is declared
+    ``text/markdown``: content negotiation, not a guess)."""
+    cfg, url = ctx.cfg, ctx.location
+    path = urlsplit(url).path
+    if cfg.kind == "markdown" or path.lower().endswith(MARKDOWN_SUFFIXES):
+        return [judge(ctx, url, "markdown", "given_url", _text_validator(_markdown_check))]
+    parts = urlsplit(url)
+    variants = (
+        [path + "index.md"]
+        if path.endswith("/") or not path
+        else [path + ".md", path + "/index.md"]
+    )
+    out = []
+    for v in variants:
+        vurl = urlunsplit((parts.scheme, parts.netloc, v or "/index.md", "", ""))
+        out.append(judge(ctx, vurl, "markdown", "md_variant", _text_validator(_markdown_check)))
+
+    def negotiated(resp: Any) -> Verdict:
+        if "markdown" not in resp.content_type.lower():
+            return (
+                "invalid",
+                0.0,
+                f"answered {resp.content_type or 'no type'}, not text/markdown",
+                {},
+            )
+        return _text_validator(_markdown_check)(resp)
+
+    cand = judge(
+        ctx, url, "markdown", "accept_markdown", negotiated, headers={"Accept": "text/markdown"}
+    )
+    out.append(cand)
+    return out
 
 
 def _no_provider(cfg: SourceConfig) -> Candidate:
@@ -449,25 +608,66 @@ def _no_provider(cfg: SourceConfig) -> Candidate:
     )
 
 
-PROVIDERS: list[Provider] = [
-    Provider("local", frozenset({"local"}), _probe_local),
-    Provider("llms", frozenset({"web", "llms_txt"}), _probe_llms),
-    Provider("markdown", frozenset({"web", "markdown"}), _probe_markdown),
-]
-
-
 # ---------------------------------------------------------------------------------------------
 # Ranking and the table
 
 
+def _scores(c: Candidate) -> dict[str, float]:
+    if c.status != "valid":
+        return {}
+    w = PURPOSE_WEIGHTS.get(c.type, {})
+    auth = _AUTHORITY.get(c.authority, 0.5)
+    return {p: round(w[p] * c.confidence * auth, 4) for p in PURPOSES if w.get(p)}
+
+
 def _rank(cands: Iterable[Candidate]) -> list[tuple[int, Candidate]]:
-    unique = list({c.url: c for c in cands}.values())  # a URL probed twice keeps the last verdict
+    unique: dict[tuple[str, str], Candidate] = {}
+    for c in cands:  # a (URL, type) probed twice keeps the best verdict
+        key = (c.url, c.type)
+        old = unique.get(key)
+        if old is None or (old.status != "valid" and c.status == "valid"):
+            unique[key] = c
     valid = sorted(
-        (c for c in unique if c.status == "valid"),
-        key=lambda c: (-INGEST_PRIORITY.get(c.type, 0), -c.confidence, c.url),
+        (c for c in unique.values() if c.status == "valid"),
+        key=lambda c: (-INGEST_PRIORITY.get(c.type, 0), -c.confidence, c.url, c.type),
     )
-    others = sorted((c for c in unique if c.status != "valid"), key=lambda c: (c.url, c.type))
+    others = sorted(
+        (c for c in unique.values() if c.status != "valid"),
+        key=lambda c: (c.url, c.type, c.discovered_by),
+    )
     return [(i + 1, c) for i, c in enumerate(valid)] + [(0, c) for c in others]
+
+
+def purpose_ranking(discovered: pa.Table) -> dict[str, Any]:
+    """Per purpose: the recommended candidate, the ranked list and a one-line rationale."""
+    rows = discovered.to_pylist()
+    out: dict[str, Any] = {}
+    for purpose in PURPOSES:
+        scored = []
+        for r in rows:
+            score = json.loads(r["metadata_json"]).get("purpose_scores", {}).get(purpose)
+            if score:
+                scored.append((score, r))
+        scored.sort(key=lambda x: (-x[0], -INGEST_PRIORITY.get(x[1]["type"], 0), x[1]["url"]))
+        ranked = [
+            {"url": r["url"], "type": r["type"], "score": s, "authority": r["authority"]}
+            for s, r in scored
+        ]
+        if scored:
+            s, r = scored[0]
+            why = (
+                f"{purpose}: {_LABEL.get(r['type'], r['type'])} {r['url']} "
+                f"({r['authority']}, {'machine-readable' if r['machine_readable'] else 'not machine-readable'}, "
+                f"score {s:.2f}) - {r['rationale']}"
+            )
+            out[purpose] = {"recommended": ranked[0], "ranked": ranked, "rationale": why}
+        else:
+            out[purpose] = {
+                "recommended": None,
+                "ranked": [],
+                "rationale": f"{purpose}: no valid candidate serves it",
+            }
+    return out
 
 
 def discover(
@@ -482,30 +682,50 @@ def discover(
     ``allow_hosts`` (registry-wide and per-run allowances) are merged with ``cfg.allow_hosts``.
     """
     cfg = with_allow_hosts(cfg, allow_hosts)
+    ctx = ProbeContext(cfg, project_root)
     found: list[Candidate] = []
     applicable = [p for p in (PROVIDERS if providers is None else providers) if cfg.kind in p.kinds]
     for provider in applicable:
-        found.extend(provider.probe(cfg, project_root))
+        found.extend(provider.probe(ctx))
     if not applicable:
         found.append(_no_provider(cfg))
-    rows = [
-        {
-            "source": cfg.name,
-            "url": c.url,
-            "type": c.type,
-            "discovered_by": c.discovered_by,
-            "status": c.status,
-            "content_type": c.content_type,
-            "confidence": float(c.confidence),
-            "authority": c.authority,
-            "machine_readable": c.machine_readable,
-            "purposes": list(c.purposes),
-            "rank": rank,
-            "rationale": c.rationale,
-            "metadata_json": canonical_json(c.metadata),
-        }
-        for rank, c in _rank(found)
-    ]
+    ranked = _rank(found)
+    best: dict[str, tuple[float, str, str]] = {}
+    for _, c in ranked:
+        for p, sc in _scores(c).items():
+            if p not in best or sc > best[p][0]:
+                best[p] = (sc, c.url, c.type)
+    rows = []
+    for rank, c in ranked:
+        scores = _scores(c)
+        chosen = [p for p in PURPOSES if p in best and best[p][1:] == (c.url, c.type)]
+        meta = {**c.metadata}
+        if scores:
+            meta["purpose_scores"] = scores
+        if chosen:
+            meta["recommended_for"] = chosen
+        rationale = c.rationale
+        if chosen:
+            rationale = f"recommended for {', '.join(chosen)}; {rationale}"
+        rows.append(
+            {
+                "source": cfg.name,
+                "url": c.url,
+                "type": c.type,
+                "discovered_by": c.discovered_by,
+                "status": c.status,
+                "content_type": c.content_type,
+                "confidence": float(c.confidence),
+                "authority": c.authority,
+                "machine_readable": c.machine_readable,
+                "purposes": sorted(scores, key=lambda p: -scores[p])
+                if scores
+                else list(c.purposes),
+                "rank": rank,
+                "rationale": rationale,
+                "metadata_json": canonical_json(meta),
+            }
+        )
     return pa.Table.from_pylist(rows, schema=SCHEMAS["discovered"])
 
 
@@ -517,8 +737,20 @@ def with_allow_hosts(cfg: SourceConfig, extra: Sequence[str]) -> SourceConfig:
 
 
 def best_candidate(discovered: pa.Table) -> dict[str, Any] | None:
-    """The rank-1 valid row of a ``discovered`` table, or ``None`` when nothing is usable."""
-    for row in discovered.to_pylist():
-        if row["status"] == "valid" and row["rank"] == 1:
-            return row
-    return None
+    """The best valid row that can be ingested (lowest rank among ingestible types), or None."""
+    valid = [
+        r
+        for r in discovered.to_pylist()
+        if r["status"] == "valid" and r["rank"] > 0 and INGEST_PRIORITY.get(r["type"], 0) > 0
+    ]
+    return min(valid, key=lambda r: r["rank"]) if valid else None
+
+
+from docorbit_assets.lib.providers import WEB_PROVIDERS  # noqa: E402  (they use this module)
+
+PROVIDERS: list[Provider] = [
+    Provider("local", frozenset({"local"}), _probe_local),
+    Provider("llms", frozenset({"web", "llms_txt"}), _probe_llms),
+    Provider("markdown", frozenset({"web", "markdown"}), _probe_markdown),
+    *WEB_PROVIDERS,
+]

@@ -74,7 +74,9 @@ __all__ = [
     "Response",
     "fetch_limits",
     "fetch_source",
+    "fetcher_for",
     "http_get",
+    "source_fetcher",
 ]
 
 USER_AGENT = FetchPolicy.user_agent
@@ -153,6 +155,17 @@ def http_get(
         hdrs[k] = v
     return Response(
         url, r.final_url, r.status, hdrs, r.body, r.truncated, len(r.hops), r.not_modified
+    )
+
+
+def source_fetcher(cfg: SourceConfig) -> SecureFetcher:
+    """The fetcher ``http_get`` uses for this source's limits and allowances (same instance)."""
+    lim = fetch_limits(cfg)
+    return fetcher_for(
+        cfg.limits,
+        cfg.allow_hosts,
+        deadline_s=float(lim.deadline),
+        connect_timeout_s=float(lim.timeout),
     )
 
 
@@ -266,7 +279,14 @@ class _Job:
         )
 
 
-def _web_row(job: _Job, url: str, *, markdown_only: bool, html_ok: bool = False) -> dict[str, Any]:
+def _web_row(
+    job: _Job,
+    url: str,
+    *,
+    markdown_only: bool,
+    html_ok: bool = False,
+    headers: dict[str, str] | None = None,
+) -> dict[str, Any]:
     cfg = job.cfg
     lim = fetch_limits(cfg)
     fetched_at = _now()
@@ -275,7 +295,7 @@ def _web_row(job: _Job, url: str, *, markdown_only: bool, html_ok: bool = False)
     if before and before["ok"] and (before["etag"] or before["last_modified"]):
         cond = {"etag": before["etag"], "last_modified": before["last_modified"]}
     try:
-        r = job.get(url, **cond)
+        r = job.get(url, headers=headers, **cond)
     except (FetchError, BlockedURL) as e:
         return _row(
             cfg.name, url, error_code=e.code, error_message=e.message, fetched_at=fetched_at
@@ -329,7 +349,98 @@ def _primary(job: _Job, url: str, *, html_ok: bool = False) -> dict[str, Any]:
 
 
 def _fetch_single(job: _Job, cand: dict[str, Any]) -> list[dict]:
+    if cand["discovered_by"] == "accept_markdown":  # content negotiation: ask the same way
+        row = _web_row(job, cand["url"], markdown_only=True, headers={"Accept": "text/markdown"})
+        if not row["ok"]:
+            return [_primary(job, cand["url"])]  # raises with the reason
+        return [row]
     return [_primary(job, cand["url"])]
+
+
+def _selected_url(cfg: SourceConfig, url: str) -> bool:
+    rel = urlsplit(url).path.lstrip("/")
+    if cfg.include and not any(glob_match(rel, p) for p in cfg.include):
+        return False
+    return not any(glob_match(rel, p) for p in cfg.exclude)
+
+
+def _fetch_sitemap(job: _Job, cand: dict[str, Any]) -> list[dict]:
+    """Every page the sitemap lists on the source's site (indexes followed, policy-checked),
+    include/exclude applied, up to ``max_pages``; HTML pages are kept as HTML for normalize."""
+    from docorbit_assets.lib.discover import ProbeContext
+    from docorbit_assets.lib.providers import sitemap_pages
+
+    ctx = ProbeContext(job.cfg, job.project_root)
+    got = sitemap_pages(ctx, cand["url"])
+    if not got.pages:
+        raise FetchError(
+            f"sitemap {cand['url']} lists no page for source {job.cfg.name!r}",
+            detail={"source": job.cfg.name, "url": cand["url"], "errors": got.errors},
+        )
+    urls = sorted(u for u in got.pages if _selected_url(job.cfg, u))
+    rows = _page_rows(job, urls, markdown_only=False, html_ok=True)
+    return sorted(rows, key=lambda r: r["url"])
+
+
+def _fetch_crawl(job: _Job, cand: dict[str, Any]) -> list[dict]:
+    """Crawl the HTML site from the candidate URL (``crawl.crawl``: same origin and folder,
+    ``[sources.limits]`` max_pages / max_depth / concurrency ...). One row per page; links the
+    policy refused are rows with ``blocked_url`` (nothing dropped silently)."""
+    from docorbit_assets.lib.crawl import CrawlLimits, crawl, stderr_progress
+
+    cfg = job.cfg
+    lim = CrawlLimits.from_limits(cfg.limits)
+    result = crawl(cand["url"], source_fetcher(cfg), lim, progress=stderr_progress)
+    fetched_at = _now()
+    rows = []
+    for p in result.pages:
+        if not _selected_url(cfg, p.url) and p.url != cand["url"]:
+            continue
+        meta = {
+            "final_url": p.final_url,
+            "status": p.status or 0,
+            "content_type": p.content_type,
+            "etag": p.etag or "",
+            "last_modified": p.last_modified or "",
+            "fetched_at": fetched_at,
+        }
+        if p.error_code:
+            code = "http_status" if p.status else p.error_code
+            rows.append(
+                _row(cfg.name, p.url, **meta, error_code=code, error_message=p.error_reason or code)
+            )
+            continue
+        rows.append(
+            _row(
+                cfg.name,
+                p.url,
+                **meta,
+                ok=True,
+                body=p.body,
+                error_code="truncated" if p.truncated else "",
+                error_message="body cut at the byte cap" if p.truncated else "",
+            )
+        )
+    from docorbit_assets.lib.netpolicy import REASONS
+
+    for sk in result.skipped:
+        if sk.reason in REASONS:
+            rows.append(
+                _row(
+                    cfg.name,
+                    sk.url,
+                    error_code="blocked_url",
+                    error_message=f"refused by the URL policy ({sk.reason}), found on {sk.found_on}",
+                    fetched_at=fetched_at,
+                )
+            )
+    if not any(r["ok"] for r in rows):
+        raise FetchError(
+            f"crawl of {cand['url']} collected no page for source {cfg.name!r}",
+            detail={"source": cfg.name, "url": cand["url"]},
+        )
+    unique = {r["url"]: r for r in rows}
+    return sorted(unique.values(), key=lambda r: r["url"])
 
 
 def _entry_urls(cfg: SourceConfig, index_url: str, text: str) -> list[str]:
@@ -392,6 +503,9 @@ _STRATEGIES: dict[str, Callable[[_Job, dict[str, Any]], list[dict]]] = {
     "llms_full_txt": _fetch_single,
     "markdown": _fetch_single,
     "llms_txt": _fetch_llms_index,
+    "sitemap": _fetch_sitemap,
+    "html": _fetch_crawl,
+    "openapi": _fetch_single,
 }
 
 

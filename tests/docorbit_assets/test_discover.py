@@ -1,5 +1,6 @@
 import json
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -27,8 +28,13 @@ def _web(url: str, kind: str = "web") -> SourceConfig:
     return web_source(url, kind)
 
 
-def _rows(table):
-    return {r["url"].rsplit("/", 1)[-1]: r for r in table.to_pylist()}
+def _rows(table, ctype: str | None = None):
+    """Rows by URL path (without the leading slash), optionally of one candidate type."""
+    return {
+        urlsplit(r["url"]).path.lstrip("/"): r
+        for r in table.to_pylist()
+        if ctype is None or r["type"] == ctype
+    }
 
 
 def test_local_folder_with_markdown_is_one_valid_rank_one_row(tmp_path: Path):
@@ -39,7 +45,13 @@ def test_local_folder_with_markdown_is_one_valid_rank_one_row(tmp_path: Path):
     (row,) = table.to_pylist()
     assert (row["type"], row["status"], row["rank"]) == ("local", "valid", 1)
     assert row["url"] == "file://" + str((tmp_path / "docs").resolve())
-    assert json.loads(row["metadata_json"]) == {"files": 1}
+    meta = json.loads(row["metadata_json"])
+    assert meta["files"] == 1 and meta["recommended_for"] == [
+        "navigation",
+        "conceptual",
+        "api",
+        "examples",
+    ]
 
 
 def test_missing_local_folder_is_an_invalid_row_not_an_exception(tmp_path: Path):
@@ -81,7 +93,7 @@ def test_web_source_finds_the_fixture_sites_llms_txt_and_parses_it():
     rows = _rows(table)
     assert rows["llms.txt"]["status"] == "valid" and rows["llms.txt"]["rank"] == 1
     assert rows["llms.txt"]["authority"] == "official"
-    assert rows["llms.txt"]["purposes"] == ["navigation"]
+    assert rows["llms.txt"]["purposes"][0] == "navigation"  # its strongest purpose first
     meta = json.loads(rows["llms.txt"]["metadata_json"])
     assert meta["title"] == "orbitkit"
     assert meta["sections"] == ["Docs", "Optional"]
@@ -98,7 +110,7 @@ def test_llms_full_txt_outranks_llms_txt():
     rows = _rows(table)
     assert rows["llms-full.txt"]["rank"] == 1
     assert rows["llms.txt"]["rank"] == 2
-    assert table.column("rank").to_pylist() == [1, 2]
+    assert [r for r in table.column("rank").to_pylist() if r] == [1, 2]
 
 
 def test_html_page_served_with_200_at_llms_txt_is_invalid():
@@ -122,13 +134,13 @@ def test_markdown_url_is_probed_itself_and_ranked_below_llms_txt():
     routes = {"/docs/guide.md": (200, "text/markdown", FULL), "/docs/llms.txt": INDEX}
     with serve_routes(routes) as base:
         table = discover(_web(base + "docs/guide.md"), Path("."))
-    rows = {r["url"]: r for r in table.to_pylist()}
+    rows = {r["url"]: r for r in table.to_pylist() if r["type"] != "html"}
     guide = rows[base + "docs/guide.md"]
     assert guide["type"] == "markdown" and guide["rank"] == 2
     assert rows[base + "docs/llms.txt"]["rank"] == 1
     assert rows[base + "llms.txt"]["rank"] == 0
     # the folder and the host root are both probed
-    assert {r["url"] for r in table.to_pylist()} == {
+    assert {r["url"] for r in table.to_pylist()} >= {
         base + "docs/guide.md",
         base + "docs/llms.txt",
         base + "docs/llms-full.txt",
@@ -148,7 +160,7 @@ def test_server_errors_and_refused_connections_are_unreachable():
 
 
 def test_kind_without_a_provider_yields_one_invalid_row():
-    table = discover(_web("http://127.0.0.1:9/openapi.json", "openapi"), Path("."))
+    table = discover(_web("http://127.0.0.1:9/repo.git", "git"), Path("."))
     (row,) = table.to_pylist()
     assert row["status"] == "invalid"
     assert "no discovery provider" in row["rationale"]

@@ -26,11 +26,13 @@ from typing import Any
 
 __all__ = [
     "FAST_LIMITS",
+    "HTTPX_SITE_URL",
     "Route",
     "RouteSpec",
     "allowance",
     "serve_directory",
     "serve_routes",
+    "serve_site",
     "web_source",
 ]
 
@@ -166,4 +168,54 @@ def serve_routes(
 ) -> Iterator[str]:
     """Serve fixed responses by path; yields ``http://127.0.0.1:<port>/``."""
     with _serve(_routes_handler(dict(routes), requests)) as base:
+        yield base
+
+
+HTTPX_SITE_URL = "https://www.python-httpx.org/"
+
+
+@contextmanager
+def serve_site(
+    path: Path | str,
+    *,
+    overlay: Mapping[str, RouteSpec] | None = None,
+    rewrite: Mapping[str, str] | None = None,
+    requests: list[str] | None = None,
+) -> Iterator[str]:
+    """Serve a built site folder with extra routes on top (``overlay``, by exact path; they win
+    over files), replacing each ``rewrite`` key by the value in text bodies (``{base}`` in a
+    value becomes the server's base URL, e.g. ``{HTTPX_SITE_URL: "{base}"}`` maps the httpx
+    sitemap onto the loopback server). ``.gz`` files are served as they are."""
+    root = Path(path).resolve()
+    extra = dict(overlay or {})
+    swaps = dict(rewrite or {})
+
+    class Handler(_DirHandler):
+        def do_GET(self) -> None:  # noqa: N802 - stdlib naming
+            route_path = self.path.split("?", 1)[0]
+            if requests is not None:
+                requests.append(route_path)
+            base = f"http://127.0.0.1:{self.server.server_address[1]}/"
+            spec = extra.get(route_path)
+            if spec is None:
+                file = root / route_path.lstrip("/")
+                if swaps and file.is_file() and file.suffix in (".xml", ".txt", ".html"):
+                    text = file.read_text(encoding="utf-8")
+                    for old, new in swaps.items():
+                        text = text.replace(old, new.replace("{base}", base))
+                    spec = Route(body=text.encode(), content_type=self.guess_type(str(file)))
+                else:
+                    return super().do_GET()
+            if callable(spec):
+                spec = spec(route_path, {k.lower(): v for k, v in self.headers.items()})
+            route = _as_route(spec)
+            self.send_response(route.status)
+            self.send_header("Content-Type", route.content_type)
+            self.send_header("Content-Length", str(len(route.body)))
+            for k, v in route.headers.items():
+                self.send_header(k, v)
+            self.end_headers()
+            self.wfile.write(route.body)
+
+    with _serve(partial(Handler, directory=str(root))) as base:
         yield base
