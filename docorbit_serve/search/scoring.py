@@ -10,7 +10,8 @@ are a ``UsageError``), e.g. for experiments or a ``[search]`` table in a config 
 ``rerank(candidates, query, cfg)`` (``query``: a ``query.Query`` or the raw text) computes, per
 candidate with backend score ``s``::
 
-    final = (s * factor + page_context * best_on_page + children * best_child) * prior * intent
+    final = (s * factor + page_context * best_on_page + children * best_child)
+            * prior * question * intent
 
 - ``factor = 1 + phrase_heading*P_h + phrase_text*P_t + heading_cover*C + symbol*S`` where
   P_h / P_t are the shares of the query's adjacent word pairs found adjacent in the heading /
@@ -22,6 +23,8 @@ candidate with backend score ``s``::
 - ``prior``: source authority by path (``low_authority`` patterns such as release notes,
   changelogs, contributor and people pages get ``low_authority_prior`` unless the query is about
   migration);
+- ``question``: ``1 + question_heading`` when the query asks with why/when/which/what and the
+  heading holds the same question word (question words are stop words: BM25 cannot see them);
 - ``intent``: ``1 + intent_boost`` when the chunk's path/heading/code matches a detected intent
   (``INTENT_PATTERNS``; ``examples`` matches chunks with code).
 
@@ -43,7 +46,7 @@ __all__ = ["INTENT_PATTERNS", "SCORING", "ScoringConfig", "rerank"]
 
 @dataclass(frozen=True)
 class ScoringConfig:
-    version: str = "2"
+    version: str = "3"
     # BM25F: b is baked into the postings (ntf) at build time, k1 applies at query time.
     k1: float = 1.6
     b: float = 0.75
@@ -82,6 +85,10 @@ class ScoringConfig:
     )
     # Intent alignment: multiplier 1 + intent_boost for chunks matching a detected intent.
     intent_boost: float = 0.1
+    # A query asking "why/when/which/what ..." and a heading asking the same question word
+    # ("Why use a Client?"): multiplier 1 + question_heading (question words are stop words, so
+    # BM25 never sees them).
+    question_heading: float = 0.3
     # Candidates re-ranked per query (the backend's top-N).
     candidates: int = 100
 
@@ -116,6 +123,9 @@ INTENT_PATTERNS: dict[str, re.Pattern[str]] = {
     "configuration": re.compile(r"config|setting|option|environment", re.I),
     "conceptual": re.compile(r"(^|/)concepts?/|overview|introduction|why", re.I),
 }
+
+
+_QUESTION = re.compile(r"\b(why|when|which|what)\b")
 
 
 def _pairs(words: Sequence[str]) -> set[tuple[str, str]]:
@@ -161,6 +171,7 @@ def rerank(
     low = re.compile(cfg.low_authority, re.I) if cfg.low_authority_prior != 1.0 else None
     migration = "migration" in q.intents
     idents = set(q.identifiers)
+    qquest = _QUESTION.findall(q.text.lower()) if cfg.question_heading else []
     out = []
     for c in candidates:
         base = float(c["score"])
@@ -185,6 +196,8 @@ def rerank(
         score += cfg.children * child_best.get(c["chunk_id"], 0.0)
         if low is not None and not migration and low.search(c.get("path", "") or ""):
             score *= cfg.low_authority_prior
+        if qquest and set(qquest) & set(_QUESTION.findall(heading.lower())):
+            score *= 1.0 + cfg.question_heading
         if cfg.intent_boost and q.intents and _intent_match(c, q.intents):
             score *= 1.0 + cfg.intent_boost
         out.append({**c, "base_score": base, "score": score})

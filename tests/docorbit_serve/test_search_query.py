@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from docorbit_serve.search.analyze import fields, terms
 from docorbit_serve.search.query import base_forms, normalize, understand
-from docorbit_serve.search.scoring import ScoringConfig
+from docorbit_serve.search.scoring import ScoringConfig, rerank
 
 
 def test_inflected_query_words_find_their_synonym_entry():
@@ -66,3 +66,26 @@ def test_heading_field_drops_link_targets_and_anchor_attributes():
     )
     assert terms(f["heading"]) == ["trio"]
     assert terms(f["breadcrumb"]) == ["async", "support"]
+
+
+def test_a_why_question_prefers_the_heading_asking_why():
+    cands = [
+        {
+            "chunk_id": "a",
+            "score": 10.0,
+            "source": "s",
+            "path": "p.md",
+            "heading": "Making requests",
+        },
+        {
+            "chunk_id": "b",
+            "score": 8.0,
+            "source": "s",
+            "path": "p.md",
+            "heading": "Why use a Client?",
+        },
+    ]
+    ranked = rerank(cands, "why create a client instead of calling get in a loop")
+    assert [c["chunk_id"] for c in ranked] == ["b", "a"]
+    off = rerank(cands, "why create a client", ScoringConfig(question_heading=0.0))
+    assert [c["chunk_id"] for c in off] == ["a", "b"]
