@@ -297,7 +297,7 @@ def _resolve_name(name: str, allow_hosts: tuple[str, ...]) -> dict[str, Any]:
     fetcher = fetcher_for((), allow_hosts)
 
     def get(url: str) -> bytes:
-        return fetcher.get(url).raise_for_status().body
+        return fetcher.get(url, robots=False).raise_for_status().body
 
     res = resolve_identifier(name, get=get).to_json()
     if res["chosen"] is None:

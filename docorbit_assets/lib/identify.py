@@ -8,8 +8,8 @@ Contract: ``resolve_identifier(name, *, get=None, pypi_url=..., npm_url=...) -> 
    A Documentation URL found here ends the search.
 2. **Registries when reachable**: PyPI JSON ``{pypi_url}/pypi/{name}/json`` (``project_urls``,
    ``docs_url``, ``home_page``) and npm ``{npm_url}/{name}`` (``homepage``, ``repository``),
-   fetched with ``get(url) -> bytes`` (the pipeline passes the secure fetcher: policy, caps,
-   deadline). The base URLs come from the arguments, else ``DOCORBIT_PYPI_URL`` /
+   fetched with ``get(url) -> bytes`` (the CLI passes the secure fetcher: policy, caps,
+   deadline; robots.txt is not consulted for these API look-ups, they are not crawling). The base URLs come from the arguments, else ``DOCORBIT_PYPI_URL`` /
    ``DOCORBIT_NPM_URL``, else the public registries. A registry that fails is recorded in
    ``errors`` (never raised).
 3. **Ambiguity is reported, never resolved silently**: when the best docs URLs of different
