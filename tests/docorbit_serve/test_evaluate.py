@@ -77,6 +77,7 @@ def test_dev_set_section_mrr_of_the_default_backend_beats_the_fts5_reference(tmp
     assert proc.returncode == 0, proc.stderr[-2000:]
     scores = json.loads(summary.read_text())[DEFAULT_BACKEND]
     assert scores["all"]["n"] == 45
-    # Reached 0.667 / 0.800 (analyzer 2, scoring version 3); the bar is that minus a margin.
+    # Reached 0.640 / 0.778 (analyzer 2, scoring version 3, dev-fitted synonyms removed);
+    # the bar is that minus a margin.
     assert scores["all"]["section"]["mrr@10"] >= 0.62
     assert scores["all"]["section"]["r@5"] >= 0.75
