@@ -9,15 +9,11 @@ cursor=None) -> dict`` returns::
 - ``docorbit_serve.context.pack_context`` (the retrieval engine: relevance + coverage −
   redundancy, budget counted on the rendered pack incl. headers) does the packing and ``engine``
   is ``"context"``; its ``ContextPack.to_json()`` is mapped onto the fields above
-  (``tokens_used`` → ``tokens``; ``intent`` is the keyword guess below), so the tool's output
-  schema stays constant. ``publish_id`` is the served publication's.
-- Without that module (``engine`` ``"search"``, the fallback this started with) a simple pack: the task's ``intent`` is a keyword guess
-  (``example``, ``api``, ``error``, ``config``, ``how_to``); retrieval is ``search`` (top
-  ``_CANDIDATES`` sections after the cursor's offset); items are taken in rank order while their
-  ``tokens`` fit into ``budget`` (cl100k tokens of the section text); sections that did not fit
-  are listed in ``omitted`` with their token cost, and ``next_cursor`` continues after the last
-  candidate considered, so nothing returned is repeated.
-- ``tokens`` (sum of the items' tokens) never exceeds ``budget``. Items are fetched documentation:
+  (``tokens_used`` → ``tokens``; ``intent`` is a keyword guess: ``example``, ``api``,
+  ``error``, ``config`` or ``how_to``), so the tool's output schema stays constant.
+  ``publish_id`` is the served publication's. ``next_cursor`` continues without repeating a
+  section; ``omitted`` lists relevant sections left out, with their token cost and reason.
+- ``tokens`` never exceeds ``budget``. Items are fetched documentation:
   ``untrusted`` is true and their ``security_annotations`` travel with them.
 - Errors are ``DocOrbitError``s: an empty task or a budget out of range is ``InputError``;
   unknown library / nothing published come from search.
@@ -25,20 +21,17 @@ cursor=None) -> dict`` returns::
 
 from __future__ import annotations
 
-import base64
-import binascii
-import json
 import re
 from typing import Any
 
 from docorbit_serve import render
+from docorbit_serve.context import pack_context
 from docorbit_serve.errors import InputError
 
 __all__ = ["MAX_BUDGET", "MIN_BUDGET", "guess_intent", "implementation_context"]
 
 MIN_BUDGET = 100
 MAX_BUDGET = 32000
-_CANDIDATES = 20
 _INTENTS = (
     ("error", r"\b(error|exception|traceback|fails?|failing|raises?|bug|fix)\b"),
     ("example", r"\b(example|sample|snippet|show me)\b"),
@@ -53,24 +46,6 @@ def guess_intent(task: str) -> str:
         if re.search(pattern, low):
             return name
     return "how_to"
-
-
-def _encode(state: dict[str, Any]) -> str:
-    raw = json.dumps(state, sort_keys=True, separators=(",", ":")).encode("utf-8")
-    return base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=")
-
-
-def _decode(cursor: str) -> dict[str, Any]:
-    try:
-        state = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
-        if not isinstance(state, dict) or state.get("v") != 1 or int(state["o"]) < 0:
-            raise ValueError("bad cursor")
-        return state
-    except (ValueError, KeyError, TypeError, binascii.Error, UnicodeDecodeError) as e:
-        raise InputError(
-            "invalid cursor: pass back next_cursor of the previous result unchanged",
-            detail={"cursor": cursor[:200]},
-        ) from e
 
 
 _ITEM_KEYS = (
@@ -142,65 +117,9 @@ def implementation_context(
             f"budget must be between {MIN_BUDGET} and {MAX_BUDGET} tokens",
             detail={"budget": budget},
         )
-    try:  # the retrieval engine's packer, when it has landed
-        from docorbit_serve.context import pack_context  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
-        pack_context = None
-    if pack_context is not None:
-        raw = pack_context(
-            catalog, task, budget=int(budget), library=library, version=version, cursor=cursor
-        )
-        out = _from_engine(raw, task, int(budget))
-        out["publish_id"] = out["publish_id"] or str(catalog.manifest().get("publish_id", ""))
-        return out
-
-    from docorbit_serve.search import search
-
-    manifest = catalog.manifest()
-    publish_id = str(manifest.get("publish_id", ""))
-    offset = 0
-    if cursor:
-        state = _decode(cursor)
-        if [state.get("t"), state.get("l"), state.get("ver")] != [task, library, version]:
-            raise InputError("this cursor belongs to another task; drop it or repeat that task")
-        if state.get("u") != publish_id:
-            raise InputError("a new snapshot was published since; call again without cursor")
-        offset = int(state["o"])
-    res = search(catalog, task, library=library, version=version, limit=_CANDIDATES, offset=offset)
-    items: list[dict[str, Any]] = []
-    omitted: list[dict[str, Any]] = []
-    used = 0
-    for hit in res.hits:
-        item = _item(hit)
-        cost = int(item.get("tokens") or 0)
-        if used + cost <= int(budget):
-            items.append(item)
-            used += cost
-        else:
-            omitted.append(
-                {
-                    "chunk_id": item["chunk_id"],
-                    "tokens": cost,
-                    "score": float(item["score"]),
-                    "reason": "budget",
-                }
-            )
-    considered = offset + len(res.hits)
-    more = len(res.hits) == _CANDIDATES or bool(omitted)
-    next_cursor = (
-        _encode({"v": 1, "t": task, "l": library, "ver": version, "o": considered, "u": publish_id})
-        if more and res.hits
-        else None
+    raw = pack_context(
+        catalog, task, budget=int(budget), library=library, version=version, cursor=cursor
     )
-    return {
-        "task": task,
-        "intent": guess_intent(task),
-        "budget": int(budget),
-        "tokens": used,
-        "engine": "search",
-        "items": items,
-        "omitted": omitted,
-        "next_cursor": next_cursor,
-        "truncated": bool(omitted),
-        "publish_id": publish_id,
-    }
+    out = _from_engine(raw, task, int(budget))
+    out["publish_id"] = out["publish_id"] or str(catalog.manifest().get("publish_id", ""))
+    return out

@@ -13,7 +13,9 @@ Contract:
   ``UsageError`` (``HttpPolicy.for_bind``).
 - ``serve_http(home, *, host, port, …, on_ready=None)`` runs that app under uvicorn until
   interrupted. ``on_ready(policy)`` is called once the socket listens (the CLI prints where it
-  serves and what it accepts). Logs go to stderr; stdout stays empty.
+  serves and what it accepts). Logs go to stderr; stdout stays empty. When uvicorn cannot
+  start (port taken, address not local) it raises ``DocOrbitError`` (code ``serve_failed``,
+  exit 1) instead of uvicorn's ``sys.exit(3)``, which would read as "not found".
 """
 
 from __future__ import annotations
@@ -109,4 +111,14 @@ def serve_http(
         server_header=False,
         timeout_graceful_shutdown=2,
     )
-    _Server(config).run()
+    try:
+        _Server(config).run()
+    except SystemExit as e:  # uvicorn exits 3 when it cannot start (e.g. the port is taken)
+        if e.code in (0, None):
+            return
+        raise DocOrbitError(
+            f"cannot serve on {host}:{port} (in use, or not an address of this machine); "
+            "pick another --port or --host",
+            detail={"host": host, "port": port},
+            code="serve_failed",
+        ) from None

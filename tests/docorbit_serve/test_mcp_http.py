@@ -355,3 +355,18 @@ def test_a_sigkilled_server_restarts_on_the_last_publication_at_once(published_h
     snap = manifest["sources"]["httpx"]["snapshot"]
     assert answers == [manifest["publish_id"], snap, manifest["publish_id"], snap]
     assert not list(published_home.path.rglob("*.wal"))  # read-only: nothing to replay
+
+
+def test_a_taken_port_is_a_clear_error_not_exit_3(published_home, clean_env):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        r = subprocess.run(
+            [sys.executable, "-m", "docorbit_serve", "--home", str(published_home.path), "mcp",
+             "--http", "--port", str(port), "--json"],
+            capture_output=True, text=True, env=clean_env, timeout=60,
+        )  # fmt: skip
+    assert r.returncode == 1
+    err = json.loads(r.stdout)["error"]
+    assert err["code"] == "serve_failed" and "--port" in err["message"]
