@@ -232,6 +232,8 @@ def _location(path_or_url: str, kind: str | None, project_root: Path) -> tuple[s
 )
 @click.option("--allow-host", "allow_hosts", multiple=True, metavar="HOST:PORT",
               help="Allow this otherwise refused host (e.g. a private docs server), repeatable.")  # fmt: skip
+@click.option("--limit", "limits", multiple=True, metavar="KEY=VALUE",
+              help="Crawl limit stored in [sources.limits], e.g. max_pages=20, politeness=0 (repeatable).")  # fmt: skip
 @json_option
 @click.pass_obj
 def add(
@@ -244,6 +246,7 @@ def add(
     include: tuple[str, ...],
     exclude: tuple[str, ...],
     allow_hosts: tuple[str, ...],
+    limits: tuple[str, ...],
 ) -> None:
     """Register a documentation source (a folder, a URL, or a package NAME) in docorbit.toml.
 
@@ -272,6 +275,7 @@ def add(
         include=tuple(include),
         exclude=tuple(exclude),
         allow_hosts=tuple(allow_hosts),
+        limits=_parse_limits(limits),
     )
     reg.add(src)
     save_registry(reg)
@@ -280,6 +284,31 @@ def add(
     if resolution is not None:
         data["resolved"] = resolution
     _emit(state, data, f"added {src.name} ({src.kind} {src.location}) → {home.config_path}")
+
+
+LIMIT_KEYS = ("max_pages", "max_depth", "max_bytes", "concurrency", "politeness", "deadline",
+              "timeout", "retries")  # fmt: skip
+
+
+def _parse_limits(items: tuple[str, ...]) -> dict[str, Any]:
+    """``("max_pages=20", "politeness=0")`` → ``{"max_pages": 20, "politeness": 0}``."""
+    out: dict[str, Any] = {}
+    for item in items:
+        key, sep, raw = item.partition("=")
+        key = key.strip()
+        if not sep or key not in LIMIT_KEYS:
+            raise UsageError(
+                f"--limit wants KEY=VALUE with KEY one of {', '.join(LIMIT_KEYS)}; got {item!r}",
+                detail={"limit": item},
+            )
+        try:
+            value: float | int = float(raw) if "." in raw else int(raw)
+        except ValueError as e:
+            raise UsageError(f"--limit {key} wants a number, got {raw!r}") from e
+        if value < 0:
+            raise UsageError(f"--limit {key} must not be negative, got {raw!r}")
+        out[key] = value
+    return out
 
 
 def _is_identifier(text: str) -> bool:

@@ -149,6 +149,8 @@ def main() -> int:
             "1.0",
             "--allow-host",
             host,  # loopback is refused by the fetch policy unless allowed explicitly
+            "--limit",
+            "politeness=0",  # our own server on loopback: no need to space requests 1 s apart
         )
         run(project, "list")
         say("\n-- ingest: discover, fetch, normalize, slice, extract, snapshot, index, publish --")

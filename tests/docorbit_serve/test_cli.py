@@ -170,10 +170,11 @@ def test_click_usage_errors_become_json_usage_errors(project):
     assert r.exit_code == 2 and "book" in _json(r)["error"]["message"]
 
 
-def test_mcp_http_is_refused_clearly(project):
-    r = run("-p", str(project), "mcp", "--http", "--json")
+def test_mcp_http_beyond_loopback_without_an_allow_list_is_refused_clearly(project):
+    r = run("-p", str(project), "mcp", "--http", "--host", "0.0.0.0", "--json")
     assert r.exit_code == 2
-    assert "not available" in _json(r)["error"]["message"]
+    err = _json(r)["error"]
+    assert err["code"] == "usage" and "--allow-host" in err["message"]
 
 
 def test_reading_before_anything_is_published_exits_3(project):
@@ -302,3 +303,17 @@ def test_docs_cli_page_names_every_command_and_exit_code():
         assert f"| `{name}" in page, name
     for code, meaning in EXIT_CODES.items():
         assert f"| {code} | {meaning} |" in page
+
+
+def test_add_stores_crawl_limits_and_refuses_unknown_or_bad_ones(project):
+    r = run("-p", str(project), "add", "docs", "--library", "a", "--limit", "max_pages=20",
+            "--limit", "politeness=0.5", "--json")  # fmt: skip
+    assert r.exit_code == 0, r.output
+    (entry,) = _toml(project)["sources"]
+    assert entry["limits"] == {"max_pages": 20, "politeness": 0.5}
+    for bad in ("pages=3", "max_pages", "max_pages=lots", "politeness=-1"):
+        r = run("-p", str(project), "add", "docs", "--name", "b", "--library", "b",
+                "--limit", bad, "--json")  # fmt: skip
+        assert r.exit_code == 2, (bad, r.output)
+        assert _json(r)["error"]["code"] == "usage"
+    assert [s["name"] for s in _toml(project)["sources"]] == ["a"]
