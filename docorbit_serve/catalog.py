@@ -4,8 +4,9 @@ Contract:
   - ``Catalog(home).manifest()`` -> the parsed ``published.json`` (format in ARCHITECTURE.md);
     raises ``NotPublished`` (with the fix: run an ingest) when nothing is published or the
     file is unreadable.
-  - ``.connection()`` -> a read-only DuckDB connection to the published index file, with the
-    FTS extension loaded from its wheel (autoinstall/autoload off). Each call checks
+  - ``.connection()`` -> a read-only DuckDB connection to the published index file
+    (autoinstall/autoload off; the FTS extension is loaded from its wheel by the ``fts`` backend
+    on first use, so the default backend's first answer does not pay for it). Each call checks
     ``published.json`` cheaply (stat: mtime, size, inode) and, when it names another
     publication, opens the new index; the old connection is dropped, not closed, so a search
     already running on it finishes on the file it started with. Index files are immutable, so a
@@ -31,7 +32,7 @@ import duckdb
 from docorbit_serve.errors import NotPublished, SearchError
 from docorbit_serve.home import Home
 from docorbit_serve.search.analyze import ANALYZER_VERSION
-from docorbit_serve.search.fts import DUCKDB_CONFIG, load_extension
+from docorbit_serve.search.fts import DUCKDB_CONFIG
 from docorbit_serve.search.sqlfiles import sql
 
 __all__ = ["Catalog", "IndexFile"]
@@ -109,7 +110,6 @@ class Catalog:
                     con = duckdb.connect(str(path), read_only=True, config=dict(DUCKDB_CONFIG))
                 except duckdb.Error as e:
                     raise self._not_published(f"cannot open the index {path}: {e}") from e
-                load_extension(con)
                 self._check_index(con, path)
                 # Dropped, not closed: cursors taken from it keep working until they finish.
                 self._con, self._con_publish_id = con, pid
@@ -149,7 +149,6 @@ class IndexFile:
             self._con = duckdb.connect(str(self.path), read_only=True, config=dict(DUCKDB_CONFIG))
         except duckdb.Error as e:
             raise SearchError(f"cannot open the index {self.path}: {e}") from e
-        load_extension(self._con)
         Catalog._check_index(self._con, self.path)
 
     def manifest(self) -> dict[str, Any]:

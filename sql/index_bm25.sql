@@ -33,14 +33,27 @@ SELECT (row_number() OVER (ORDER BY term))::INTEGER AS term_id, term, df::INTEGE
 FROM df, n
 ORDER BY term_id;
 
--- Per-posting length-normalised term frequency of BM25F, ntf = tf / (1 - b + b * len / avglen),
--- sorted by term so that a query's term_id filter skips most row groups. Field weights, the
--- saturation (k1) and idf apply at query time (sql/search_bm25.sql).
+-- Postings, one row per (term, chunk): per field the length-normalised term frequency of BM25F,
+-- ntf = tf / (1 - b + b * len / avglen) (0 where the field lacks the term), with the term string
+-- and its idf inline. Stored in term order, so a query's `term = $t` filter reads only the row
+-- groups holding that term: no vocabulary lookup at query time. Field weights, the saturation
+-- (k1) and query weights apply at query time (sql/search_bm25.sql). term_id follows term order.
 CREATE TABLE bm25_postings AS
-SELECT t.term_id, d.cid, p.field, p.tf,
-       (p.tf / (1 - $b + $b * p.doc_len / f.avgdl))::FLOAT AS ntf
-FROM postings p
-JOIN bm25_terms t ON t.term = p.term
-JOIN search_docs d ON d.chunk_id = p.chunk_id
-JOIN bm25_fields f ON f.field = p.field
-ORDER BY t.term_id, d.cid, p.field;
+WITH n AS (
+    SELECT p.term, d.cid, p.field,
+           (p.tf / (1 - $b + $b * p.doc_len / f.avgdl))::FLOAT AS ntf
+    FROM postings p
+    JOIN search_docs d ON d.chunk_id = p.chunk_id
+    JOIN bm25_fields f ON f.field = p.field
+)
+SELECT t.term, t.term_id, t.idf, n.cid,
+       coalesce(max(n.ntf) FILTER (WHERE n.field = 'body'), 0)::FLOAT AS ntf_body,
+       coalesce(max(n.ntf) FILTER (WHERE n.field = 'heading'), 0)::FLOAT AS ntf_heading,
+       coalesce(max(n.ntf) FILTER (WHERE n.field = 'breadcrumb'), 0)::FLOAT AS ntf_breadcrumb,
+       coalesce(max(n.ntf) FILTER (WHERE n.field = 'title'), 0)::FLOAT AS ntf_title,
+       coalesce(max(n.ntf) FILTER (WHERE n.field = 'code'), 0)::FLOAT AS ntf_code,
+       coalesce(max(n.ntf) FILTER (WHERE n.field = 'symbol'), 0)::FLOAT AS ntf_symbol
+FROM n
+JOIN bm25_terms t ON t.term = n.term
+GROUP BY t.term, t.term_id, t.idf, n.cid
+ORDER BY t.term, n.cid;

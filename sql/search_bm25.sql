@@ -1,56 +1,38 @@
 -- Postings-BM25F candidates (core SQL, no extension).
--- $terms: analysed query terms; $qweights: their weights (same order; 1 = typed, less =
--- expansion); $prefixes: per term a prefix ('' = none) whose other vocabulary terms count as
--- variants of it (verify/verification) at $w_variant times its weight; $w_<field>: field weights; $k1: saturation;
--- $library/$version: NULL = any; $cap: row cap. Returns chunk_id, score, matched, source, path, anchor,
--- heading, level, parent_id, has_code, library, version.
+-- {branches}: bm25.py puts here one copy of sql/search_bm25_term.sql per query term, joined by
+-- UNION ALL (only the branch number {i} is substituted; every value is a bound parameter).
+-- Per branch: $term_<i>, the analysed term. $weights: per branch the term's query weight
+-- (1 = typed, less = expansion); $w_<field>: field weights; $k1: saturation;
+-- $library/$version: NULL = any; $cap: row cap. Returns chunk_id, score, matched, source, path,
+-- anchor, heading, level, parent_id, has_code, library, version, best first.
 -- BM25F: per chunk and term, x = sum over fields of w_field * ntf (length-normalised tf);
--- score = sum over terms of idf * x * (k1 + 1) / (k1 + x).
-WITH q AS (
-    SELECT unnest($terms::VARCHAR[]) AS term, unnest($qweights::DOUBLE[]) AS qw,
-           unnest($prefixes::VARCHAR[]) AS pfx, unnest(range(len($terms::VARCHAR[]))) AS qi
-),
-qt AS (
-    SELECT q.qi, t.term_id, t.idf * q.qw AS idf
-    FROM bm25_terms t
-    JOIN q ON t.term = q.term
-    UNION ALL
-    SELECT q.qi, t.term_id, t.idf * q.qw * $w_variant AS idf
-    FROM bm25_terms t
-    JOIN (SELECT * FROM q WHERE pfx <> '') q
-      ON starts_with(t.term, q.pfx) AND t.term <> q.term
-),
-per_term AS (
-    SELECT p.cid, p.term_id,
-           sum(p.ntf * CASE p.field
-                           WHEN 'body' THEN $w_body
-                           WHEN 'heading' THEN $w_heading
-                           WHEN 'breadcrumb' THEN $w_breadcrumb
-                           WHEN 'title' THEN $w_title
-                           WHEN 'code' THEN $w_code
-                           WHEN 'symbol' THEN $w_symbol
-                           ELSE 0 END) AS x
-    FROM bm25_postings p
-    WHERE p.term_id IN (SELECT term_id FROM qt)
-    GROUP BY p.cid, p.term_id
-),
-per_qterm AS (
-    -- a query term and its variants count once per chunk: the best-scoring one
-    SELECT pt.cid, qt.qi, max(qt.idf * pt.x * ($k1 + 1) / ($k1 + pt.x)) AS s
-    FROM per_term pt
-    JOIN qt ON qt.term_id = pt.term_id
-    GROUP BY pt.cid, qt.qi
+-- score = sum over terms of weight * idf * x * (k1 + 1) / (k1 + x). Only the top $cap chunks
+-- are joined to search_docs.
+WITH p AS (
+{branches}
 ),
 scored AS (
-    SELECT cid, sum(s) AS score, count(*) AS matched
-    FROM per_qterm
+    SELECT cid, sum(w * x * ($k1 + 1) / ($k1 + x)) AS score, count(*) AS matched
+    FROM (
+        SELECT cid, idf * list_extract($weights, b + 1) AS w,
+               $w_body * ntf_body + $w_heading * ntf_heading + $w_breadcrumb * ntf_breadcrumb
+               + $w_title * ntf_title + $w_code * ntf_code + $w_symbol * ntf_symbol AS x
+        FROM p
+    )
     GROUP BY cid
+),
+top AS (
+    SELECT cid, score, matched
+    FROM scored
+    WHERE ($library IS NULL AND $version IS NULL)
+       OR cid IN (SELECT cid FROM search_docs
+                  WHERE ($library IS NULL OR library = $library)
+                    AND ($version IS NULL OR version = $version))
+    ORDER BY score DESC, cid
+    LIMIT $cap
 )
-SELECT d.chunk_id, s.score, s.matched, d.source, d.path, d.anchor, d.heading, d.level,
+SELECT d.chunk_id, t.score, t.matched, d.source, d.path, d.anchor, d.heading, d.level,
        d.parent_id, d.has_code, d.library, d.version
-FROM scored s
-JOIN search_docs d ON d.cid = s.cid
-WHERE ($library IS NULL OR d.library = $library)
-  AND ($version IS NULL OR d.version = $version)
-ORDER BY s.score DESC, d.chunk_id
-LIMIT $cap;
+FROM top t
+JOIN search_docs d ON d.cid = t.cid
+ORDER BY t.score DESC, d.chunk_id;

@@ -7,7 +7,8 @@ DuckDB file holding:
     created empty with its schema);
   - the postings-BM25 structures (``sql/index_bm25.sql``): ``search_docs`` (integer chunk ids and
     filter columns), ``bm25_fields`` (average field lengths), ``bm25_terms`` (term dictionary with
-    df and idf), ``bm25_postings`` (per-posting weights, sorted by term id);
+    df and idf), ``bm25_postings`` (one row per term and chunk: the term, its idf and one
+    length-normalised tf column per field in ``BM25_FIELDS``, stored in term order);
   - the FTS-extension index over ``fts_docs`` (``sql/index_fts.sql``);
   - ``index_meta`` (publish id, schema/analyzer/scoring versions, k1, b).
 
@@ -32,7 +33,7 @@ import pyarrow.parquet as pq
 from docorbit_serve.errors import IngestError
 from docorbit_serve.home import Home
 from docorbit_serve.schemas import SCHEMA_VERSION, SCHEMAS
-from docorbit_serve.search.analyze import ANALYZER_VERSION
+from docorbit_serve.search.analyze import ANALYZER_VERSION, FIELDS
 from docorbit_serve.search.fts import DUCKDB_CONFIG, load_extension
 from docorbit_serve.search.scoring import SCORING, ScoringConfig
 from docorbit_serve.search.sqlfiles import statements
@@ -51,6 +52,8 @@ INDEX_TABLES = (
     "links",
     "postings",
 )
+# The per-field columns of bm25_postings (sql/index_bm25.sql, sql/search_bm25*.sql).
+BM25_FIELDS = ("body", "heading", "breadcrumb", "title", "code", "symbol")
 _SAFE_ID = re.compile(r"^[A-Za-z0-9_-]{1,128}$")
 _PARAM = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 
@@ -118,6 +121,11 @@ def build_index(home: Home, manifest: dict[str, Any], *, cfg: ScoringConfig = SC
     publish_id = str(manifest.get("publish_id") or "")
     if not _SAFE_ID.match(publish_id):
         raise IngestError(f"invalid publish id {publish_id!r}", detail={"manifest": manifest})
+    if tuple(FIELDS) != BM25_FIELDS:
+        raise IngestError(
+            f"the analyzer's fields {FIELDS} differ from the index's BM25 field columns "
+            f"{BM25_FIELDS}; update sql/index_bm25.sql and sql/search_bm25*.sql"
+        )
     sources = dict(manifest.get("sources") or {})
     home.index_dir.mkdir(parents=True, exist_ok=True)
     final = home.index_dir / f"{publish_id}.duckdb"

@@ -2,19 +2,31 @@
 
 Contract: ``candidates(cur, terms, ...)`` runs ``sql/search_bm25.sql`` and returns up to
 ``cap`` dicts ``{chunk_id, score, matched, source, path, anchor, heading, level, parent_id,
-has_code, library, version}`` best first. ``terms`` is a list of terms (weight 1) or a
-``{term: weight}`` mapping (query expansions carry weights below 1; a weight scales the
-term's idf). No extension is needed. The score is
-BM25F: per query term, ``x = sum over fields of w_field * tf / (1 - b + b * len / avglen)``
-(the last factor precomputed per posting at build time), then
-``sum over terms of idf * x * (k1 + 1) / (k1 + x)``; field weights, k1 and b come from the
-scoring config. Unlike a sum of per-field BM25 scores, a term found in several fields
-saturates once, so a short heading cannot outweigh the section's body on its own.
+has_code, library, version}`` best first (ties by chunk id). ``terms`` is a list of terms
+(weight 1) or a ``{term: weight}`` mapping (query expansions carry weights below 1; a weight
+scales the term's idf). No extension is needed. The score is BM25F: per query term,
+``x = sum over fields of w_field * tf / (1 - b + b * len / avglen)`` (the last factor
+precomputed per posting at build time), then ``sum over terms of idf * x * (k1 + 1) / (k1 + x)``;
+field weights, k1 and b come from the scoring config. Unlike a sum of per-field BM25 scores, a
+term found in several fields saturates once, so a short heading cannot outweigh the section's
+body on its own.
+
+How it stays fast (index layout in ``sql/index_bm25.sql``): ``bm25_postings`` holds one row per
+(term, chunk) with the term string, its idf and the per-field weights inline, stored in term
+order. A query is one statement: one ``term = $term_<i>`` branch per query term under
+``UNION ALL`` (each reads only the row groups of its term; no vocabulary lookup), summed per
+chunk, cut to the top ``cap``, and only those rows are joined to ``search_docs``. The SQL text
+for ``n`` terms is built once from the files in ``sql/`` (``search_bm25_term.sql`` repeated with
+its branch number); values are always bound as named parameters, never formatted into SQL.
+Stem variants (``cfg.w_variant > 0``) use ``sql/search_bm25_variants.sql``: each branch reads
+the term-sorted range of the term's variant prefix (a query term counts once, by its best
+variant).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 from typing import Any
 
 import duckdb
@@ -22,7 +34,11 @@ import duckdb
 from docorbit_serve.search.scoring import SCORING, ScoringConfig
 from docorbit_serve.search.sqlfiles import sql
 
-__all__ = ["candidates", "variant_prefix"]
+__all__ = ["MAX_TERMS", "candidates", "query_sql", "variant_prefix"]
+
+# Query terms beyond this many (a pasted log, say) are dropped, lowest weight first, then
+# last in term order: each term is one branch of the statement.
+MAX_TERMS = 64
 
 
 def variant_prefix(term: str, cfg: ScoringConfig = SCORING) -> str:
@@ -36,6 +52,40 @@ def variant_prefix(term: str, cfg: ScoringConfig = SCORING) -> str:
     return term[: max(cfg.variant_min - 1, len(term) - cfg.variant_cut)]
 
 
+def _code(name: str) -> str:
+    """An SQL file without its whole-line comments (they mention the placeholders)."""
+    return "\n".join(ln for ln in sql(name).splitlines() if not ln.lstrip().startswith("--"))
+
+
+@cache
+def query_sql(n: int, variants: bool = False) -> str:
+    """The candidate statement for ``n`` branches (cached; structure only, no values)."""
+    if n < 1:
+        raise ValueError("a candidate query needs at least one term")
+    branch = _code("search_bm25_variant_term" if variants else "search_bm25_term")
+    branch = branch.strip().rstrip(";")
+    body = "\n    UNION ALL\n".join(branch.replace("{i}", str(i)) for i in range(n))
+    outer = _code("search_bm25_variants" if variants else "search_bm25")
+    return outer.replace("{branches}", body)
+
+
+def _weighted(terms: list[str] | Mapping[str, float]) -> dict[str, float]:
+    weighted = dict(terms) if isinstance(terms, Mapping) else dict.fromkeys(terms, 1.0)
+    weighted = {t: float(w) for t, w in weighted.items() if t and w > 0}
+    if len(weighted) > MAX_TERMS:
+        keep = sorted(weighted, key=lambda t: (-weighted[t], t))[:MAX_TERMS]
+        weighted = {t: weighted[t] for t in keep}
+    return weighted
+
+
+def _ranges(term: str, cfg: ScoringConfig) -> tuple[str, str]:
+    """[lo, hi) of the vocabulary terms a variant branch reads: the prefix's range, or the term."""
+    pfx = variant_prefix(term, cfg)
+    if not pfx:
+        return term, term + "\x01"  # no term lies between t and t + "\x01" (terms are printable)
+    return pfx, pfx[:-1] + chr(ord(pfx[-1]) + 1)
+
+
 def candidates(
     cur: duckdb.DuckDBPyConnection,
     terms: list[str] | Mapping[str, float],
@@ -45,24 +95,20 @@ def candidates(
     cap: int,
     cfg: ScoringConfig = SCORING,
 ) -> list[dict[str, Any]]:
-    weighted = dict(terms) if isinstance(terms, Mapping) else dict.fromkeys(terms, 1.0)
+    weighted = _weighted(terms)
     if not weighted:
         return []
     names = sorted(weighted)
+    variants = cfg.w_variant > 0 and any(variant_prefix(t, cfg) for t in names)
     params: dict[str, Any] = {f"w_{f}": w for f, w in cfg.field_weights().items()}
-    params.update(
-        {
-            "terms": names,
-            "qweights": [float(weighted[t]) for t in names],
-            "prefixes": [variant_prefix(t, cfg) for t in names],
-            "w_variant": float(cfg.w_variant),
-            "k1": cfg.k1,
-            "library": library,
-            "version": version,
-            "cap": cap,
-        }
-    )
-    res = cur.execute(sql("search_bm25"), params)
+    params.update({f"term_{i}": t for i, t in enumerate(names)})
+    params["weights"] = [weighted[t] for t in names]
+    if variants:
+        for i, t in enumerate(names):
+            params[f"lo_{i}"], params[f"hi_{i}"] = _ranges(t, cfg)
+        params["w_variant"] = float(cfg.w_variant)
+    params.update({"k1": cfg.k1, "library": library, "version": version, "cap": cap})
+    res = cur.execute(query_sql(len(names), variants), params)
     cols = [d[0] for d in res.description]
     out = []
     for r in res.fetchall():

@@ -3,7 +3,8 @@
 Contract: ``load_extension(con)`` loads DuckDB's ``fts`` extension from the
 ``duckdb_extension_fts`` wheel by path (nothing is downloaded, nothing written to
 ``~/.duckdb``); connections must be opened with autoinstall/autoload off (``DUCKDB_CONFIG``).
-``candidates(cur, terms, ...)`` runs ``sql/search_fts.sql``: BM25 over all fields via
+``ensure_loaded(cur)`` loads it into the cursor's database unless it is loaded already (the
+catalog leaves it to the first FTS search). ``candidates(cur, terms, ...)`` runs ``sql/search_fts.sql``: BM25 over all fields via
 ``match_bm25`` plus a weighted heading/title/breadcrumb-only BM25. The query text handed to FTS
 is the analysed terms joined by spaces (typed terms only: match_bm25 has no per-term weights,
 so weighted expansions are left out) (only ``[a-z0-9_.]`` tokens, bound as a parameter),
@@ -13,6 +14,7 @@ so user text never reaches the FTS query parser raw.
 from __future__ import annotations
 
 import importlib.resources
+import threading
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -23,9 +25,17 @@ from docorbit_serve.errors import ConfigError
 from docorbit_serve.search.scoring import SCORING, ScoringConfig
 from docorbit_serve.search.sqlfiles import sql
 
-__all__ = ["DUCKDB_CONFIG", "candidates", "extension_path", "load_extension", "safe_fts_query"]
+__all__ = [
+    "DUCKDB_CONFIG",
+    "candidates",
+    "ensure_loaded",
+    "extension_path",
+    "load_extension",
+    "safe_fts_query",
+]
 
 DUCKDB_CONFIG = {"autoinstall_known_extensions": False, "autoload_known_extensions": False}
+_load_lock = threading.Lock()
 
 
 def extension_path() -> Path:
@@ -58,6 +68,18 @@ def load_extension(con: duckdb.DuckDBPyConnection) -> None:
         raise ConfigError(f"cannot load the DuckDB FTS extension from {path}: {e}") from e
 
 
+def ensure_loaded(cur: duckdb.DuckDBPyConnection) -> None:
+    """Load the FTS extension into ``cur``'s database unless it is loaded already."""
+    query = "SELECT loaded FROM duckdb_extensions() WHERE extension_name = 'fts'"
+    row = cur.execute(query).fetchone()
+    if row and row[0]:
+        return
+    with _load_lock:
+        row = cur.execute(query).fetchone()
+        if not (row and row[0]):
+            load_extension(cur)
+
+
 def safe_fts_query(terms: list[str]) -> str:
     """The FTS query string for analysed terms: tokens are ``[a-z0-9_.]`` only, space-joined."""
     return " ".join(t for t in terms if t and all(ch.isalnum() or ch in "_." for ch in t))
@@ -75,6 +97,7 @@ def candidates(
     q = safe_fts_query([t for t, w in _weighted(terms) if w >= 1.0])
     if not q:
         return []
+    ensure_loaded(cur)
     params = {
         "q": q,
         "heading_weight": cfg.fts_heading_weight,

@@ -42,12 +42,17 @@ def test_manifest_naming_a_missing_index_is_not_published(tmp_path):
     assert "missing" in e.value.message
 
 
-def test_connection_is_read_only_and_has_fts_loaded(tmp_path):
+def test_connection_is_read_only_and_loads_fts_on_the_first_fts_search(tmp_path):
     cat = Catalog(publish_corpus(tmp_path))
     try:
         con = cat.connection()
         with pytest.raises(duckdb.Error):
             con.execute("CREATE TABLE x (i INTEGER)")
+        loaded = "SELECT loaded FROM duckdb_extensions() WHERE extension_name = 'fts'"
+        assert not cat.cursor().execute(loaded).fetchone()[0]  # the default backend needs none
+        assert search(cat, "timeout").hits
+        assert not cat.cursor().execute(loaded).fetchone()[0]
+        assert search(cat, "timeout", backend="fts").hits
         cur = cat.cursor()
         n = cur.execute(
             "SELECT count(*) FROM fts_docs WHERE fts_main_fts_docs.match_bm25(cid, 'timeout') "
