@@ -104,6 +104,9 @@ class DocHit(BaseModel):
     untrusted: bool = True
     content: str
     security_annotations: list[SecurityAnnotation] = []
+    # How the hit's version relates to the workspace's pin (exact, major, other, unversioned, …);
+    # None when no workspace pins the library.
+    version_match: str | None = None
 
 
 class SearchPage(BaseModel):
@@ -111,6 +114,10 @@ class SearchPage(BaseModel):
     backend: str
     hits: list[DocHit]
     next_cursor: str | None = None
+    # Per library the workspace pins: status (available / version_unavailable / …), the docs
+    # version served, confidence and the nearest indexed versions; plus one-line notices.
+    versions: dict[str, dict[str, Any]] = {}
+    notices: list[str] = []
 
 
 class Neighbour(BaseModel):
@@ -226,6 +233,8 @@ class ContextPack(BaseModel):
     next_cursor: str | None = None
     truncated: bool
     publish_id: str
+    versions: dict[str, dict[str, Any]] = {}
+    notices: list[str] = []
 
 
 class IngestResult(BaseModel):
@@ -277,7 +286,14 @@ def _resource_json(data: dict[str, Any]) -> str:
 def build_server(home: Home, *, read_limit: int = RESOURCE_READ_LIMIT) -> MCPServer:
     """The DocOrbit MCP server over the published snapshot of ``home`` (not yet running)."""
     from docorbit_serve.catalog import Catalog
-    from docorbit_serve.search import search
+    from docorbit_serve.search import SearchResult, search
+    from docorbit_serve.versioned import (
+        Pin,
+        notice,
+        versioned_search,
+        workspace_pins,
+        workspace_root,
+    )
 
     catalog = Catalog(home)
     try:
@@ -285,6 +301,11 @@ def build_server(home: Home, *, read_limit: int = RESOURCE_READ_LIMIT) -> MCPSer
     except metadata.PackageNotFoundError:  # pragma: no cover - running from a bare checkout
         version = "0"
     server = MCPServer("docorbit", version=version, instructions=INSTRUCTIONS)
+
+    def _pins(manifest: dict[str, Any]) -> dict[str, Pin]:
+        """The workspace's pins (the server's project, else its working directory); {} if none."""
+        root = workspace_root(home)
+        return workspace_pins(root, manifest) if root is not None else {}
 
     @server.tool(name="search_docs", annotations=_READ_ONLY)
     def search_docs(
@@ -319,11 +340,20 @@ def build_server(home: Home, *, read_limit: int = RESOURCE_READ_LIMIT) -> MCPSer
                         "[bad_input] a new snapshot was published since; search again without cursor"
                     )
                 offset = int(state["o"])
-            res = search(
-                catalog, query, library=library, version=version, limit=limit + 1, offset=offset
-            )
+            pins = _pins(manifest)
+            res: SearchResult
+            if pins and version is None:
+                res = versioned_search(
+                    catalog, query, pins=pins, library=library, limit=limit + 1, offset=offset
+                )
+            else:
+                res = search(
+                    catalog, query, library=library, version=version, limit=limit + 1, offset=offset
+                )
         except DocOrbitError as e:
             raise _tool_error(e) from e
+        versions = dict(getattr(res, "versions", {}) or {})
+        notices = list(getattr(res, "notices", []) or [])
         hits = [render.hit_dict(h) for h in res.hits[:limit]]
         next_cursor = None
         if len(res.hits) > limit:
@@ -342,8 +372,15 @@ def build_server(home: Home, *, read_limit: int = RESOURCE_READ_LIMIT) -> MCPSer
             backend=res.backend,
             hits=[DocHit.model_validate(h) for h in hits],
             next_cursor=next_cursor,
+            versions=versions,
+            notices=notices,
         )
-        return _result(page, render.render_hits(query, hits, next_cursor=next_cursor))
+        markdown = render.render_hits(query, hits, next_cursor=next_cursor)
+        if notices:
+            markdown = "\n".join(f"> version: {render.one_line(n, 300)}" for n in notices) + (
+                "\n\n" + markdown
+            )
+        return _result(page, markdown)
 
     @server.tool(name="get_doc", annotations=_READ_ONLY)
     def get_doc_tool(
@@ -432,12 +469,24 @@ def build_server(home: Home, *, read_limit: int = RESOURCE_READ_LIMIT) -> MCPSer
     ) -> Annotated[CallToolResult, ContextPack]:
         """Documentation sections for a task, packed to fit a token budget."""
         try:
+            pinned = None
+            if library and version is None:
+                pin = _pins(catalog.manifest()).get(library)
+                if pin is not None:
+                    pinned = pin.to_dict()
+                    if pin.status == "available" and pin.resolution.version:
+                        version = pin.resolution.version
             data = implementation_context(
                 catalog, task, budget=budget, library=library, version=version, cursor=cursor
             )
         except DocOrbitError as e:
             raise _tool_error(e) from e
-        return _result(ContextPack.model_validate(data), render.render_context(data))
+        markdown = render.render_context(data)
+        if pinned is not None and library is not None:
+            pin = _pins(catalog.manifest())[library]
+            data = {**data, "versions": {library: pinned}, "notices": [notice(pin)]}
+            markdown = f"> version: {render.one_line(notice(pin), 300)}\n\n" + markdown
+        return _result(ContextPack.model_validate(data), markdown)
 
     @server.tool(name="ingest_doc", annotations=_INGEST)
     async def ingest_doc(
