@@ -114,3 +114,14 @@ def test_cursors_serve_concurrent_searches_from_threads(tmp_path):
     cat.close()
     assert errors == []
     assert tops == ["Setting a default timeout on a client"] * 20
+
+
+def test_connections_run_search_queries_on_one_thread(tmp_path):
+    from docorbit_serve.catalog import SEARCH_THREADS
+
+    cat = Catalog(publish_corpus(tmp_path))
+    try:
+        threads = cat.cursor().execute("SELECT current_setting('threads')").fetchone()[0]
+        assert threads == SEARCH_THREADS == 1
+    finally:
+        cat.close()
