@@ -169,7 +169,7 @@ def init(state: _State) -> None:
     config_created = not home.config_path.exists()
     if config_created:
         save_registry(Registry(home.config_path))
-    data = {
+    data: dict[str, Any] = {
         **home.to_json(),
         "config": str(home.config_path),
         "config_created": config_created,
@@ -323,7 +323,7 @@ def _resolve_name(name: str, allow_hosts: tuple[str, ...]) -> dict[str, Any]:
     from docorbit_assets.lib.fetch import fetcher_for  # light: no Dagster
     from docorbit_assets.lib.identify import resolve_identifier
 
-    fetcher = fetcher_for((), allow_hosts)
+    fetcher = fetcher_for(None, allow_hosts)
 
     def get(url: str) -> bytes:
         return fetcher.get(url, robots=False).raise_for_status().body
@@ -657,8 +657,9 @@ def search(
     if not query.strip():
         raise InputError("the query is empty; say what you are looking for")
     aware = project_aware and version_ is None
-    kw = {"library": library, "limit": limit, "backend": backend, "workspace": workspace}
-    if aware and _search_versioned(state, catalog, query, **kw):
+    if aware and _search_versioned(
+        state, catalog, query, workspace=workspace, library=library, limit=limit, backend=backend
+    ):
         return
     res = run_search(
         catalog, query, library=library, version=version_, limit=limit, backend=backend

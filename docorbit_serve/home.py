@@ -135,9 +135,9 @@ def resolve_home(
     if project:
         root = Path(project).expanduser().resolve()
         return Home(root / ".docorbit", root)
-    root = find_project_root(cwd, stop=user_home)
-    if root is not None:
-        return Home(root / ".docorbit", root)
+    found = find_project_root(cwd, stop=user_home)
+    if found is not None:
+        return Home(found / ".docorbit", found)
     p = (user_home / ".docorbit").resolve()
     return Home(p, p)
 

@@ -103,7 +103,7 @@ def _installed(name: str) -> list[UrlCandidate]:
         c = _classify(label.strip(), url.strip(), "installed")
         if c:
             out.append(c)
-    home = meta.get("Home-page")
+    home = meta.get("Home-page")  # type: ignore[attr-defined]  # email.Message API
     if home:
         c = _classify("Homepage", home.strip(), "installed")
         if c:
@@ -116,7 +116,8 @@ def _pypi(data: dict[str, Any]) -> list[UrlCandidate]:
     if not isinstance(info, dict):
         return []
     out = []
-    urls = info.get("project_urls") if isinstance(info.get("project_urls"), dict) else {}
+    raw_urls = info.get("project_urls")
+    urls: dict[str, Any] = raw_urls if isinstance(raw_urls, dict) else {}
     for label, url in sorted(urls.items()):
         c = _classify(str(label), str(url), "pypi")
         if c:

@@ -386,7 +386,8 @@ def _servers(
             urls.append(s["url"])
     host = doc.get("host")
     if isinstance(host, str):
-        schemes = doc.get("schemes") if isinstance(doc.get("schemes"), list) else ["https"]
+        raw_schemes = doc.get("schemes")
+        schemes: list[Any] = raw_schemes if isinstance(raw_schemes, list) else ["https"]
         base = doc.get("basePath") if isinstance(doc.get("basePath"), str) else ""
         urls.extend(f"{s}://{host}{base}" for s in schemes if isinstance(s, str))
     out = []
@@ -442,7 +443,8 @@ def inspect_spec(
     else:
         paths = {}
         notes.append("no 'paths'" if "paths" not in doc else "'paths' is not an object")
-    hooks = doc.get("webhooks") if isinstance(doc.get("webhooks"), dict) else {}
+    raw_hooks = doc.get("webhooks")
+    hooks: dict[str, Any] = raw_hooks if isinstance(raw_hooks, dict) else {}
     refs = _refs(doc)
     if refs["external"]:
         notes.append(f"{refs['external']} external $ref left unresolved (never fetched)")
