@@ -12,12 +12,16 @@ Contract: ``slice_pages(pages) -> pa.Table``, deterministic, rows in page order 
 - ``text``: the section's Markdown, heading line included, trailing blank lines dropped.
   ``line_start``/``line_end``: 1-based inclusive lines of that text in the page ``markdown``.
   Every non-blank line of a page belongs to exactly one chunk.
-- A section over ``SPLIT_ABOVE_TOKENS`` is split into parts of at most about
-  ``PART_TOKENS`` at blank lines outside fences and admonitions (an admonition of any dialect,
-  ``markdown_scan.admonitions``, stays whole with its title); a block that is itself over ``PART_TOKENS``
-  (e.g. a long release-notes bullet list) is also cut before its top-level list items, and,
-  failing that (a scraped dump without blank lines), before any line. Fenced code is never
-  split; a single line or fence larger than that stays whole. Every part keeps heading, anchor, level and breadcrumb; the
+- A section over ``MAX_TOKENS`` (1000) is split into parts near ``TARGET_TOKENS`` (500) at
+  paragraph and code boundaries: blank lines outside fences and admonitions (an admonition of
+  any dialect, ``markdown_scan.admonitions``, stays whole with its title). Blocks are packed in
+  order; a part is closed before the block that would take it past ``TARGET_TOKENS``, unless
+  taking that block lands nearer the target and stays within ``MAX_TOKENS`` (then it is taken and
+  the part closed); a last part under a quarter of the target joins the one before when the two
+  fit in ``MAX_TOKENS``. A block that is itself over ``MAX_TOKENS`` (e.g. a long release-notes
+  bullet list) is first cut before its top-level list items, and, failing that (a scraped dump
+  without blank lines), before any line. Fenced code is never split; a single line or fence
+  larger than that stays whole. Every part keeps heading, anchor, level and breadcrumb; the
   first part has id ``stable_id("c_", source, path, anchor)``, part *n* ≥ 2 has
   ``stable_id("c_", source, path, anchor, "part-<n>")``.
 - ``prev_id``/``next_id`` link the chunks of a page in order; ``parent_id`` is the (first-part)
@@ -48,10 +52,12 @@ from docorbit_assets.lib.markdown_scan import Scan, admonitions, scan_markdown
 from docorbit_serve.schemas import SCHEMAS, stable_id
 from docorbit_serve.tokens import count_tokens
 
-__all__ = ["PART_TOKENS", "SPLIT_ABOVE_TOKENS", "slice_markdown", "slice_pages"]
+__all__ = ["MAX_TOKENS", "TARGET_TOKENS", "slice_markdown", "slice_pages"]
 
-SPLIT_ABOVE_TOKENS = 1500
-PART_TOKENS = 1000
+MAX_TOKENS = 1000
+"""A section over this many tokens (``count_tokens``) is split into parts (issue 5)."""
+TARGET_TOKENS = 500
+"""The size parts of a split section aim at; cuts fall at the block boundary nearest to it."""
 
 
 @dataclass(frozen=True)
@@ -164,17 +170,17 @@ _LIST_ITEM = re.compile(r"^(?:[*+-]|\d{1,9}[.)])[ \t]")
 
 
 def _split_block(scan: Scan, a: int, b: int) -> list[tuple[int, int]]:
-    """A block over ``PART_TOKENS`` cut before its top-level list items, and a piece still over
+    """A block over ``MAX_TOKENS`` cut before its top-level list items, and a piece still over
     it (e.g. a scraped dump without blank lines) before any line; never inside a fence."""
     lines = scan.lines
-    if b - a < 2 or _at_most("\n".join(lines[a:b]), PART_TOKENS):
+    if b - a < 2 or _at_most("\n".join(lines[a:b]), MAX_TOKENS):
         return [(a, b)]
     starts = {f.start for f in scan.fences}
     cuts = [i for i in range(a + 1, b) if not scan.in_fence[i] and _LIST_ITEM.match(lines[i])]
     out: list[tuple[int, int]] = []
     bounds = [a, *cuts, b]
     for x, y in zip(bounds, bounds[1:], strict=False):
-        if y - x < 2 or _at_most("\n".join(lines[x:y]), PART_TOKENS):
+        if y - x < 2 or _at_most("\n".join(lines[x:y]), MAX_TOKENS):
             out.append((x, y))
             continue
         ok = [i for i in range(x + 1, y) if not scan.in_fence[i] or i in starts]
@@ -206,7 +212,7 @@ def _parts(scan: Scan, sec: _Section) -> list[tuple[int, int]]:
     else:
         start = sec.start
     whole = "\n".join(lines[start:end])
-    if _at_most(whole, SPLIT_ABOVE_TOKENS):
+    if _at_most(whole, MAX_TOKENS):
         return [(start, end)]
     # Blocks: runs of lines ending at a blank line outside fences.
     blocks: list[tuple[int, int]] = []
@@ -222,19 +228,36 @@ def _parts(scan: Scan, sec: _Section) -> list[tuple[int, int]]:
             a = i
     blocks.append((a, end))
     blocks = [sub for blk in blocks for sub in _split_block(scan, *blk)]
-    parts: list[tuple[int, int]] = []
-    cur_a, cur_tokens = blocks[0][0], 0
-    cur_b = blocks[0][0]
-    for a, b in blocks:
-        t = count_tokens("\n".join(lines[a:b]))
-        if cur_b > cur_a and cur_tokens + t + 1 > PART_TOKENS:  # +1: the joining newline
-            parts.append((cur_a, cur_b))
-            cur_a, cur_tokens = a, 0
-        cur_b, cur_tokens = b, cur_tokens + t + 1
-    parts.append((cur_a, cur_b))
+    parts = [p for p, _ in _pack(lines, blocks)]
     out = []
     for a, b in parts:
         while a < b and not lines[a].strip():
             a += 1
         out.append((a, _trim(lines, a, b)))
     return [(a, b) for a, b in out if b > a]
+
+
+def _pack(lines: list[str], blocks: list[tuple[int, int]]) -> list[tuple[tuple[int, int], int]]:
+    """Consecutive blocks packed into parts near ``TARGET_TOKENS`` (module docstring):
+    ``[((a, b), tokens)]``."""
+    parts: list[tuple[tuple[int, int], int]] = []
+    cur_a, cur_b, cur = blocks[0][0], blocks[0][0], 0
+    for a, b in blocks:
+        t = count_tokens("\n".join(lines[a:b])) + 1  # +1: the joining newline
+        if cur_b > cur_a and cur + t > TARGET_TOKENS:
+            over, under = cur + t - TARGET_TOKENS, TARGET_TOKENS - cur
+            if cur + t <= MAX_TOKENS and over < under:
+                parts.append(((cur_a, b), cur + t))
+                cur_a, cur_b, cur = b, b, 0
+                continue
+            parts.append(((cur_a, cur_b), cur))
+            cur_a, cur = a, 0
+        cur_b, cur = b, cur + t
+    if cur_b > cur_a:
+        parts.append(((cur_a, cur_b), cur))
+    if len(parts) > 1 and parts[-1][1] < TARGET_TOKENS // 4:
+        (pa_, _), pt = parts[-2]
+        (_, lb), lt = parts[-1]
+        if pt + lt <= MAX_TOKENS:
+            parts[-2:] = [((pa_, lb), pt + lt)]
+    return parts

@@ -25,7 +25,7 @@ from markdown.extensions.toc import slugify
 
 from docorbit_assets.lib.markdown_scan import scan_markdown
 from docorbit_assets.lib.normalize import normalize, normalize_markdown
-from docorbit_assets.lib.slice import PART_TOKENS, SPLIT_ABOVE_TOKENS, slice_markdown, slice_pages
+from docorbit_assets.lib.slice import MAX_TOKENS, TARGET_TOKENS, slice_markdown, slice_pages
 from docorbit_serve.registry import SourceConfig
 from docorbit_serve.schemas import SCHEMAS, stable_id
 
@@ -294,7 +294,7 @@ def test_slice_splits_long_sections_into_parts_that_keep_heading_and_unique_ids(
     tail = [c for c in chunks if c["heading"] == "Tail"]
     assert len(notes) >= 3 and len(tail) >= 2
     for part in notes + tail:
-        assert part["tokens"] <= SPLIT_ABOVE_TOKENS
+        assert part["tokens"] <= MAX_TOKENS
         assert part["breadcrumb"] == ["Long section"]
     assert notes[0]["id"] == stable_id("c_", "golden", "long_section.md", "release-notes")
     assert len({c["id"] for c in chunks}) == len(chunks)
@@ -304,7 +304,23 @@ def test_slice_splits_long_sections_into_parts_that_keep_heading_and_unique_ids(
     assert len(code_parts) == 1 and code_parts[0]["code_blocks"][0]["code"].count("\n") == 29
     # the tail list (one block without blank lines) is cut at its items
     assert all(c["text"].lstrip().startswith(("## Tail", "* Item")) for c in tail)
-    assert max(c["tokens"] for c in tail) <= PART_TOKENS + 100
+    assert max(c["tokens"] for c in tail) <= MAX_TOKENS
+
+
+def test_slice_splits_sections_over_max_tokens_into_parts_near_target_tokens():
+    para = " ".join(["word"] * 120)  # about 120 tokens a paragraph
+    short = "# Short\n\n" + "\n\n".join([para] * 7) + "\n"  # about 840 tokens: one chunk
+    assert len(_chunks(short)) == 1
+    long = "# Long\n\n" + "\n\n".join(f"P{k} {para}" for k in range(20)) + "\n"
+    chunks = _chunks(long)
+    assert MAX_TOKENS == 1000 and TARGET_TOKENS == 500
+    assert len(chunks) >= 4
+    for c in chunks:
+        assert TARGET_TOKENS * 0.6 <= c["tokens"] <= TARGET_TOKENS * 1.4, c["tokens"]
+    joined = "\n".join(c["text"] for c in chunks)
+    assert all(f"P{k} " in joined for k in range(20))
+    assert chunks[0]["id"] == stable_id("c_", "golden", "page.md", "long")
+    assert chunks[1]["id"] == stable_id("c_", "golden", "page.md", "long", "part-2")
 
 
 def test_slice_pages_returns_the_chunks_schema_in_page_order():
@@ -451,7 +467,7 @@ def test_slice_real_chunks_have_unique_ids_and_bounded_tokens(real_doc_sets):
     for ds in real_doc_sets.values():
         ids = ds.chunks.column("id").to_pylist()
         assert len(set(ids)) == len(ids)
-        assert max(ds.chunks.column("tokens").to_pylist()) <= SPLIT_ABOVE_TOKENS
+        assert max(ds.chunks.column("tokens").to_pylist()) <= MAX_TOKENS + 300  # whole fences
         assert ds.chunks.schema.equals(SCHEMAS["chunks"])
 
 
@@ -509,4 +525,4 @@ def test_slice_cuts_a_long_block_without_blank_lines_at_line_ends_but_never_insi
     assert all(c["heading"] == "Dump" and c["anchor"] == "dump" for c in chunks)
     fenced = [c for c in chunks if c["code_blocks"]]
     assert len(fenced) == 1 and fenced[0]["code_blocks"][0]["code"] == code
-    assert max(c["tokens"] for c in chunks if not c["code_blocks"]) <= PART_TOKENS
+    assert max(c["tokens"] for c in chunks if not c["code_blocks"]) <= MAX_TOKENS
