@@ -31,7 +31,7 @@ __all__ = [
     "with_snapshot",
 ]
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"  # 2: chunks.contains_code, chunks.explains_code
 
 _str = pa.string()
 _annotation = pa.struct(
@@ -143,6 +143,10 @@ CHUNKS = pa.schema(
         ("parent_id", _str),
         ("fetched_at", _str),
         ("security_annotations", pa.list_(_annotation)),
+        ("contains_code", pa.bool_()),  # the chunk holds a fenced code block
+        # ids of the EXAMPLES rows (``e_``) of the code this chunk's prose explains: its own code
+        # blocks, or the code a following part of the same section starts with
+        ("explains_code", pa.list_(_str)),
     ]
 )
 

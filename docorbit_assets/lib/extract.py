@@ -48,6 +48,7 @@ from docorbit_serve.schemas import SCHEMAS, empty_table, stable_id
 from docorbit_serve.tokens import count_tokens
 
 __all__ = [
+    "example_id",
     "extract_endpoints",
     "extract_examples",
     "extract_links",
@@ -74,6 +75,11 @@ def _provenance(chunk: dict[str, Any]) -> dict[str, Any]:
 # --- examples --------------------------------------------------------------------------------
 
 
+def example_id(chunk_id: str, index: int) -> str:
+    """The ``EXAMPLES`` id of code block ``index`` (0-based, in ``code_blocks``) of a chunk."""
+    return stable_id("e_", chunk_id, str(index))
+
+
 def extract_examples(chunks: pa.Table) -> pa.Table:
     """One ``EXAMPLES`` row per non-empty code block of every chunk."""
     rows = []
@@ -83,7 +89,7 @@ def extract_examples(chunks: pa.Table) -> pa.Table:
                 continue
             rows.append(
                 {
-                    "id": stable_id("e_", c["id"], str(k)),
+                    "id": example_id(c["id"], k),
                     **_provenance(c),
                     "language": block["language"],
                     "code": block["code"],

@@ -35,6 +35,12 @@ Contract: ``slice_pages(pages) -> pa.Table``, deterministic, rows in page order 
   Nothing is re-annotated, so chunk and page agree and the annotator runs once per page.
 - ``code_blocks`` (language, code) of the fences in the chunk; ``tokens`` via ``count_tokens``;
   ``content_hash`` = SHA-256 hex of ``text``.
+- Relationships (issue 5's names → columns): *parent_section* = ``parent_id``,
+  *previous_chunk* / *next_chunk* = ``prev_id`` / ``next_id``, *contains_code* =
+  ``contains_code`` (the chunk holds a fenced code block), *explains_code* = ``explains_code``:
+  the ``EXAMPLES`` ids (``extract.example_id(chunk_id, k)``, non-empty blocks only) of the code
+  blocks in the chunk, and, for a chunk without code whose next chunk is a part of the same
+  section that starts with a fence (text split just before the code), that fence's id.
 """
 
 from __future__ import annotations
@@ -47,6 +53,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from docorbit_assets.lib.extract import example_id
 from docorbit_assets.lib.injection import text_span
 from docorbit_assets.lib.markdown_scan import Scan, admonitions, scan_markdown
 from docorbit_serve.schemas import SCHEMAS, stable_id
@@ -85,6 +92,7 @@ def slice_markdown(page: dict[str, Any]) -> list[dict[str, Any]]:
     sections = _sections(scan)
     source, path = page["source"], page["path"]
     ids = {s.anchor: stable_id("c_", source, path, s.anchor) for s in sections}
+    fence_starts = {f.start for f in scan.fences}
     rows: list[dict[str, Any]] = []
     for sec in sections:
         parts = _parts(scan, sec)
@@ -122,12 +130,36 @@ def slice_markdown(page: dict[str, Any]) -> list[dict[str, Any]]:
                     "parent_id": ids[sec.parent_anchor] if sec.parent_anchor is not None else "",
                     "fetched_at": page["fetched_at"],
                     "security_annotations": [],
+                    "contains_code": False,
+                    "explains_code": [],
+                    "_starts_with_code": a in fence_starts,
+                    "_section": sec.start,
                 }
             )
     for prev, nxt in zip(rows, rows[1:], strict=False):
         prev["next_id"], nxt["prev_id"] = nxt["id"], prev["id"]
+    _relate_code(rows)
     _place_annotations(page.get("security_annotations") or [], page["markdown"] or "", rows)
     return rows
+
+
+def _relate_code(rows: list[dict[str, Any]]) -> None:
+    """Fill ``contains_code`` and ``explains_code`` (module docstring); drop the helper keys."""
+    for r in rows:
+        r["contains_code"] = bool(r["code_blocks"])
+        r["explains_code"] = [
+            example_id(r["id"], k) for k, b in enumerate(r["code_blocks"]) if b["code"].strip()
+        ]
+    for prev, nxt in zip(rows, rows[1:], strict=False):
+        if (
+            not prev["code_blocks"]
+            and nxt["_starts_with_code"]
+            and nxt["_section"] == prev["_section"]
+            and nxt["code_blocks"][0]["code"].strip()
+        ):
+            prev["explains_code"] = [example_id(nxt["id"], 0)]
+    for r in rows:
+        del r["_starts_with_code"], r["_section"]
 
 
 def _place_annotations(annotations: list[dict], markdown: str, rows: list[dict[str, Any]]) -> None:

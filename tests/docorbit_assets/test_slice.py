@@ -23,6 +23,7 @@ import pyarrow as pa
 import pytest
 from markdown.extensions.toc import slugify
 
+from docorbit_assets.lib.extract import example_id, extract_examples
 from docorbit_assets.lib.markdown_scan import scan_markdown
 from docorbit_assets.lib.normalize import normalize, normalize_markdown
 from docorbit_assets.lib.slice import MAX_TOKENS, TARGET_TOKENS, slice_markdown, slice_pages
@@ -321,6 +322,30 @@ def test_slice_splits_sections_over_max_tokens_into_parts_near_target_tokens():
     assert all(f"P{k} " in joined for k in range(20))
     assert chunks[0]["id"] == stable_id("c_", "golden", "page.md", "long")
     assert chunks[1]["id"] == stable_id("c_", "golden", "page.md", "long", "part-2")
+
+
+def test_slice_marks_code_chunks_and_the_examples_their_prose_explains():
+    prose = "\n\n".join(f"Paragraph {k} " + " ".join(["explain"] * 115) for k in range(4))
+    code = "\n".join(f"value_{i} = compute({i}, option=True)" for i in range(70))
+    text = f"# Guide\n\nIntro.\n\n```python\nprint(1)\n```\n\n## Long\n\n{prose}\n\n```python\n{code}\n```\n"
+    chunks = _chunks(text)
+    guide, long1, long2 = chunks
+    assert guide["contains_code"] and guide["explains_code"] == [example_id(guide["id"], 0)]
+    assert long2["text"].startswith("```python") and long2["contains_code"]
+    assert not long1["contains_code"]
+    assert long1["explains_code"] == [example_id(long2["id"], 0)]
+    assert long2["explains_code"] == [example_id(long2["id"], 0)]
+    assert long2["parent_id"] == guide["id"] and long1["next_id"] == long2["id"]
+    # every id named is an EXAMPLES row
+    examples = set(
+        extract_examples(pa.Table.from_pylist(chunks, schema=SCHEMAS["chunks"]))
+        .column("id")
+        .to_pylist()
+    )
+    assert {e for c in chunks for e in c["explains_code"]} <= examples
+    # a chunk without code followed by another section's code explains nothing
+    plain = _chunks("# A\n\nText.\n\n# B\n\n```\nx\n```\n")
+    assert plain[0]["explains_code"] == [] and not plain[0]["contains_code"]
 
 
 def test_slice_pages_returns_the_chunks_schema_in_page_order():
