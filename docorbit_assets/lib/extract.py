@@ -10,15 +10,33 @@ Contract (every function is deterministic; rows sorted by ``id``, ``links`` by
   URLs resolved against the page URL; ``target_page_id`` is the id of the page of the same
   source the link points at (fragment ignored; ``x.md``, ``x/`` → ``x.md`` / ``x/index.md``
   tried), else "".
-- ``extract_symbols(pages, chunks)``, from three evidences only:
+- ``extract_symbols(pages, chunks)``, from these evidences only (regexes over the chunk text
+  and its fenced code, by the fence's language; nothing is guessed from other languages):
   1. mkdocstrings / mkautodoc directives ``::: pkg.Name`` → qualname as written, kind
      ``unknown`` (the directive does not say), language ``python``;
   2. headings that are a code identifier: a whole code span such as ``Client.get()`` /
      ``model_config``, or a bare dotted name such as ``httpx.AsyncClient``; ``()`` makes it a
      ``function`` (``method`` when the owner is capitalised), else ``unknown``;
   3. top-level ``def``/``class`` (and ``def`` directly inside such a class → ``method``) in
-     Python code blocks, with the definition line as signature.
-  ``id = stable_id("y_", chunk_id, qualname, kind)``; duplicates within a chunk are merged.
+     Python code blocks, with the definition line as signature;
+  4. JavaScript/TypeScript blocks (``_JS_LANGS``): ``function name(`` → ``function``,
+     ``const|let|var name = (...) =>`` / ``= async x =>`` → ``arrow_function``, ``class Name`` →
+     ``class`` (and ``name(...) {`` one level inside it → ``method``, qualname ``Class.name``),
+     ``interface Name`` → ``interface``, ``type Name =`` → ``type``;
+  5. REST endpoints, kind ``endpoint``, qualname ``"METHOD /path"`` (method upper-cased):
+     ``METHOD /path`` (upper-case HTTP method, a path of at least two characters) in prose,
+     headings and ``http``/shell blocks; ``curl -X METHOD <url>`` in shell blocks (the URL's
+     path); route registrations ``app.get("/path"`` / ``@router.post('/path'`` in Python and
+     JS/TS blocks (``all``/``use`` are not methods and are skipped);
+  6. CLI flags ``--flag-name``, kind ``cli_flag``, in shell blocks (``_SHELL_LANGS``) and in
+     code spans of prose;
+  7. configuration keys, kind ``config_key``: ``key = value`` in ``toml``/``ini``/``cfg``
+     blocks (qualname ``section.key`` under a ``[section]``), ``key: value`` in ``yaml`` blocks
+     (qualname the dotted path of the enclosing keys), ``NAME=value`` in ``env``/``dotenv``
+     blocks and ``export NAME=value`` in shell blocks.
+  ``id = stable_id("y_", chunk_id, qualname, kind)``; duplicates within a chunk are merged;
+  ``signature`` is the line the symbol was read from (stripped, at most 200 characters) for
+  kinds 4–7.
 - ``extract_pitfalls(chunks)``, conservative: admonitions of every dialect
   (``markdown_scan.admonitions``: MkDocs ``!!!``/``???``, pymdownx ``///``, GitHub ``> [!TYPE]``
   — also the form ``html_to_md`` writes for HTML pages —, Docusaurus/MyST ``:::``, Sphinx/rST
@@ -179,7 +197,8 @@ _PY_LANGS = {"python", "py", "python3", "py3"}
 
 
 def extract_symbols(pages: pa.Table, chunks: pa.Table) -> pa.Table:
-    """``SYMBOLS`` from directives, identifier headings and Python definitions (module docstring).
+    """``SYMBOLS`` from directives, identifier headings, code definitions, endpoints, CLI flags
+    and configuration keys (module docstring).
 
     ``pages`` is accepted for the stage signature; everything needed is on the chunks.
     """
@@ -188,23 +207,28 @@ def extract_symbols(pages: pa.Table, chunks: pa.Table) -> pa.Table:
     for c in chunks.to_pylist():
         found: list[tuple[str, str, str, str]] = []  # qualname, kind, signature, language
         scan = scan_markdown(c["text"])
+        heading_lines = {h.line for h in scan.headings}
         for i, line in enumerate(scan.lines):
-            if not scan.in_fence[i]:
-                m = _DIRECTIVE.match(line)
-                if m:
-                    found.append((m.group("name"), "unknown", "", "python"))
+            if scan.in_fence[i]:
+                continue
+            m = _DIRECTIVE.match(line)
+            if m:
+                found.append((m.group("name"), "unknown", "", "python"))
+            found.extend(_endpoints_in_text(line, ""))
+            if i not in heading_lines:
+                for span in _CODE_SPAN.finditer(line):
+                    found.extend(_flags(span.group(0), ""))
         hit = _heading_symbol(c["heading"]) if c["level"] > 0 else None
         if hit:
             found.append(hit)
         for block in c["code_blocks"] or []:
-            if block["language"] in _PY_LANGS:
-                found.extend(_python_definitions(block["code"]))
+            found.extend(_code_symbols(block["language"], block["code"]))
         for qualname, kind, signature, language in found:
             rows.append(
                 {
                     "id": stable_id("y_", c["id"], qualname, kind),
                     **_provenance(c),
-                    "name": qualname.rsplit(".", 1)[-1],
+                    "name": _short_name(qualname, kind),
                     "qualname": qualname,
                     "kind": kind,
                     "signature": signature,
@@ -214,6 +238,230 @@ def extract_symbols(pages: pa.Table, chunks: pa.Table) -> pa.Table:
                 }
             )
     return _table("symbols", _dedupe(rows))
+
+
+_JS_LANGS = {"js", "javascript", "jsx", "mjs", "cjs", "ts", "typescript", "tsx", "mts", "cts"}
+_SHELL_LANGS = {
+    "bash",
+    "sh",
+    "shell",
+    "console",
+    "zsh",
+    "shell-session",
+    "shellsession",
+    "sh-session",
+}
+_TOML_LANGS = {"toml", "ini", "cfg", "conf", "properties"}
+_YAML_LANGS = {"yaml", "yml"}
+_ENV_LANGS = {"env", "dotenv"}
+_HTTP_METHODS = "GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS"
+_ENDPOINT_TEXT = re.compile(
+    r"(?<![\w/])(?P<method>"
+    + _HTTP_METHODS
+    + r")[ \t]+(?P<path>/[A-Za-z0-9_{}:.~%*$@!+,;=-][^\s`'\"<>)\]]*)"
+)
+_ROUTE = re.compile(
+    r"\b[A-Za-z_$][\w$]*\.(?P<method>get|post|put|patch|delete|head|options)\(\s*"
+    r"(?:path\s*=\s*)?(?P<q>[\"'`])(?P<path>/[^\"'`\s]*)(?P=q)"
+)
+_CURL = re.compile(r"\bcurl\b.*?(?:-X|--request)[ =]?(?P<method>[A-Z]+)\b")
+_URL = re.compile(r"https?://[^\s'\"]+")
+_FLAG = re.compile(r"(?<![\w-])--(?P<name>[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*)(?![\w-])")
+_JS_FUNCTION = re.compile(
+    r"^\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?function\s*\*?\s*(?P<name>[A-Za-z_$][\w$]*)\s*\("
+)
+_JS_ARROW = re.compile(
+    r"^\s*(?:export\s+)?(?:const|let|var)\s+(?P<name>[A-Za-z_$][\w$]*)\s*(?::[^=]+)?=\s*"
+    r"(?:async\s+)?(?:\([^()]*\)|[A-Za-z_$][\w$]*)\s*(?::\s*[^=]+)?=>"
+)
+_JS_CLASS = re.compile(
+    r"^(?P<indent>\s*)(?:export\s+)?(?:default\s+)?(?:abstract\s+)?class\s+(?P<name>[A-Za-z_$][\w$]*)"
+)
+_JS_INTERFACE = re.compile(
+    r"^\s*(?:export\s+)?(?:declare\s+)?interface\s+(?P<name>[A-Za-z_$][\w$]*)"
+)
+_JS_TYPE = re.compile(
+    r"^\s*(?:export\s+)?(?:declare\s+)?type\s+(?P<name>[A-Za-z_$][\w$]*)\s*(?:<[^=]*>)?\s*="
+)
+_JS_METHOD = re.compile(
+    r"^(?P<indent>\s+)(?:(?:public|private|protected|static|async|get|set|override)\s+)*"
+    r"(?P<name>[A-Za-z_$][\w$]*)\s*\([^()]*\)\s*(?::\s*[^{]+)?\{\s*$"
+)
+_JS_NOT_METHODS = {
+    "if",
+    "for",
+    "while",
+    "switch",
+    "catch",
+    "function",
+    "return",
+    "with",
+    "constructor",
+}
+_TOML_SECTION = re.compile(r"^\s*\[\[?(?P<name>[A-Za-z0-9_.\-\" ]+?)\]\]?\s*(?:#.*)?$")
+_TOML_KEY = re.compile(r"^\s*(?P<name>[A-Za-z_][\w.-]*)\s*=")
+_YAML_KEY = re.compile(r"^(?P<indent>[ ]*)(?:-[ ]+)?(?P<name>[A-Za-z_][\w.-]*)[ ]*:(?:[ \t]|$)")
+_ENV_KEY = re.compile(r"^\s*(?:export\s+)?(?P<name>[A-Z][A-Z0-9_]*)=")
+_EXPORT_KEY = re.compile(r"^\s*(?:\$\s+)?export\s+(?P<name>[A-Z][A-Z0-9_]*)=")
+_MAX_SIGNATURE = 200
+
+
+def _short_name(qualname: str, kind: str) -> str:
+    if kind in ("endpoint", "cli_flag"):
+        return qualname
+    return qualname.rsplit(".", 1)[-1]
+
+
+def _line_sig(line: str) -> str:
+    line = line.strip()
+    return line if len(line) <= _MAX_SIGNATURE else line[: _MAX_SIGNATURE - 1] + "…"
+
+
+def _endpoints_in_text(line: str, language: str) -> list[tuple[str, str, str, str]]:
+    return [
+        (
+            f"{m.group('method')} {m.group('path').rstrip('.,;:')}",
+            "endpoint",
+            _line_sig(line),
+            language,
+        )
+        for m in _ENDPOINT_TEXT.finditer(line)
+    ]
+
+
+def _flags(text: str, language: str, line: str | None = None) -> list[tuple[str, str, str, str]]:
+    return [
+        (
+            "--" + m.group("name"),
+            "cli_flag",
+            _line_sig(line if line is not None else text),
+            language,
+        )
+        for m in _FLAG.finditer(text)
+    ]
+
+
+def _code_symbols(language: str, code: str) -> list[tuple[str, str, str, str]]:
+    """The symbols of one fenced block, by its language (module docstring, 3–7)."""
+    out: list[tuple[str, str, str, str]] = []
+    lines = code.split("\n")
+    if language in _PY_LANGS:
+        out.extend(_python_definitions(code))
+        out.extend(_routes(lines, language))
+    elif language in _JS_LANGS:
+        out.extend(_js_definitions(lines, language))
+        out.extend(_routes(lines, language))
+    elif language in _SHELL_LANGS or language == "http":
+        for line in lines:
+            if line.lstrip().startswith("#") and language != "console":
+                continue
+            out.extend(_endpoints_in_text(line, language))
+            if language == "http":
+                continue
+            out.extend(_flags(line, language))
+            m = _CURL.search(line)
+            u = _URL.search(line)
+            if m and u and m.group("method") in _HTTP_METHODS.split("|"):
+                path = urlsplit(u.group(0)).path
+                if path:
+                    out.append(
+                        (f"{m.group('method')} {path}", "endpoint", _line_sig(line), language)
+                    )
+            e = _EXPORT_KEY.match(line)
+            if e:
+                out.append((e.group("name"), "config_key", _line_sig(line), language))
+    elif language in _TOML_LANGS:
+        out.extend(_toml_keys(lines, language))
+    elif language in _YAML_LANGS:
+        out.extend(_yaml_keys(lines, language))
+    elif language in _ENV_LANGS:
+        for line in lines:
+            m = _ENV_KEY.match(line)
+            if m:
+                out.append((m.group("name"), "config_key", _line_sig(line), language))
+    return out
+
+
+def _routes(lines: list[str], language: str) -> list[tuple[str, str, str, str]]:
+    out = []
+    for line in lines:
+        for m in _ROUTE.finditer(line):
+            out.append(
+                (
+                    f"{m.group('method').upper()} {m.group('path')}",
+                    "endpoint",
+                    _line_sig(line),
+                    language,
+                )
+            )
+    return out
+
+
+def _js_definitions(lines: list[str], language: str) -> list[tuple[str, str, str, str]]:
+    out: list[tuple[str, str, str, str]] = []
+    cls, cls_indent, method_indent = "", -1, -1
+    for line in lines:
+        if not line.strip() or line.lstrip().startswith(("//", "/*", "*")):
+            continue
+        indent = len(line) - len(line.lstrip())
+        if cls and indent <= cls_indent:
+            cls, method_indent = "", -1
+        sig = _line_sig(line)
+        if m := _JS_CLASS.match(line):
+            cls, cls_indent, method_indent = m.group("name"), indent, -1
+            out.append((cls, "class", sig, language))
+        elif m := _JS_INTERFACE.match(line):
+            out.append((m.group("name"), "interface", sig, language))
+        elif m := _JS_TYPE.match(line):
+            out.append((m.group("name"), "type", sig, language))
+        elif m := _JS_FUNCTION.match(line):
+            out.append((m.group("name"), "function", sig, language))
+        elif m := _JS_ARROW.match(line):
+            out.append((m.group("name"), "arrow_function", sig, language))
+        elif cls and (m := _JS_METHOD.match(line)) and m.group("name") not in _JS_NOT_METHODS:
+            if method_indent < 0:
+                method_indent = indent
+            if indent == method_indent:
+                out.append((f"{cls}.{m.group('name')}", "method", sig, language))
+    return out
+
+
+def _toml_keys(lines: list[str], language: str) -> list[tuple[str, str, str, str]]:
+    out = []
+    section = ""
+    for line in lines:
+        if line.lstrip().startswith(("#", ";")):
+            continue
+        if m := _TOML_SECTION.match(line):
+            section = m.group("name").replace('"', "").replace(" ", "")
+            continue
+        if m := _TOML_KEY.match(line):
+            name = m.group("name")
+            out.append(
+                (f"{section}.{name}" if section else name, "config_key", _line_sig(line), language)
+            )
+    return out
+
+
+def _yaml_keys(lines: list[str], language: str) -> list[tuple[str, str, str, str]]:
+    out = []
+    stack: list[tuple[int, str]] = []  # (indent, key)
+    for line in lines:
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        m = _YAML_KEY.match(line)
+        if m is None:
+            continue
+        indent = len(m.group("indent"))
+        if line.lstrip().startswith("-"):
+            indent += 2
+        while stack and stack[-1][0] >= indent:
+            stack.pop()
+        name = m.group("name")
+        qual = ".".join([k for _, k in stack] + [name])
+        out.append((qual, "config_key", _line_sig(line), language))
+        stack.append((indent, name))
+    return out
 
 
 def _heading_symbol(heading: str) -> tuple[str, str, str, str] | None:

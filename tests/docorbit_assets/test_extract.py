@@ -17,12 +17,25 @@ from docorbit_assets.lib.extract import (
     extract_pitfalls,
     extract_symbols,
 )
-from docorbit_assets.lib.normalize import normalize_markdown
+from docorbit_assets.lib.normalize import normalize, normalize_markdown
 from docorbit_assets.lib.slice import slice_pages
 from docorbit_serve.registry import SourceConfig
 from docorbit_serve.schemas import SCHEMAS
 
 REPO = Path(__file__).resolve().parents[2]
+SHARED_DATA = REPO / ".." / "shared" / "data"
+KINDS = {
+    "class",
+    "function",
+    "method",
+    "unknown",
+    "arrow_function",
+    "interface",
+    "type",
+    "endpoint",
+    "cli_flag",
+    "config_key",
+}
 CFG = SourceConfig(name="ex", kind="web", location="https://docs.example.com/", library="ex")
 
 
@@ -128,8 +141,12 @@ def test_symbols_never_invented_every_name_occurs_in_its_chunk(real_doc_sets):
         assert ids == sorted(ids) and len(set(ids)) == len(ids)
         for s in syms.to_pylist():
             text = chunks[s["chunk_id"]]
-            assert s["qualname"].split(".")[-1] in text, s
-            assert s["kind"] in {"class", "function", "method", "unknown"}
+            if s["kind"] == "endpoint":  # "GET /path" from "app.get('/path'" or "curl -X GET"
+                method, path = s["qualname"].split(" ", 1)
+                assert method.lower() in text.lower() and path in text, s
+            else:
+                assert s["qualname"].split(".")[-1] in text, s
+            assert s["kind"] in KINDS
 
 
 def test_symbols_from_identifier_headings_and_clean_python_definitions_only():
@@ -155,6 +172,120 @@ def test_symbols_from_identifier_headings_and_clean_python_definitions_only():
         ("httpx.AsyncClient", "unknown", ""),
         ("model_config", "unknown", ""),
     ]
+
+
+def _symbols(text: str) -> list[tuple[str, str]]:
+    pages, chunks = _tables(("s.md", text))
+    return sorted((s["qualname"], s["kind"]) for s in extract_symbols(pages, chunks).to_pylist())
+
+
+def test_symbols_from_javascript_and_typescript_definitions():
+    text = (
+        "# JS\n\n```js\nfunction logger (req, res, next) {\n  next()\n}\n"
+        "const timeLog = (req, res, next) => {\n  next()\n}\n"
+        "export const double = async x => x * 2\nconst notAFunction = 42\n"
+        "class Store {\n  constructor (opts) {\n    if (opts) {\n    }\n  }\n"
+        "  get (key) {\n    return this.map[key]\n  }\n}\n```\n\n"
+        "```ts\nexport interface User {\n  id: number\n}\ntype Handler<T> = (u: T) => void\n```\n\n"
+        "```python\nconst_not_js = (a) => a\n```\n"
+    )
+    assert _symbols(text) == [
+        ("Handler", "type"),
+        ("Store", "class"),
+        ("Store.get", "method"),
+        ("User", "interface"),
+        ("double", "arrow_function"),
+        ("logger", "function"),
+        ("timeLog", "arrow_function"),
+    ]
+
+
+def test_symbols_find_rest_endpoints_in_prose_headings_http_shell_and_route_code():
+    text = (
+        "# API\n\n## GET /v1/users/{id}\n\nSend `POST /v1/users` to create one. "
+        "A GET / POST request is not an endpoint, nor is GET alone.\n\n"
+        "```http\nDELETE /v1/users/7 HTTP/1.1\n```\n\n"
+        "```bash\ncurl -X PATCH https://api.example.com/v1/users/7 --data '{}'\n```\n\n"
+        '```python\n@app.get("/items/{item_id}")\nasync def read_item(item_id): ...\n```\n\n'
+        "```js\napp.post('/login', handler)\napp.get('title')\napp.use('/static', s)\n```\n"
+    )
+    endpoints = [q for q, k in _symbols(text) if k == "endpoint"]
+    assert endpoints == [
+        "DELETE /v1/users/7",
+        "GET /items/{item_id}",
+        "GET /v1/users/{id}",
+        "PATCH /v1/users/7",
+        "POST /login",
+        "POST /v1/users",
+    ]
+
+
+def test_symbols_find_cli_flags_in_shell_blocks_and_code_spans_only():
+    text = (
+        "# CLI\n\nRun with `uvicorn main:app --reload` or `--port=8000`. In prose --not-a-flag "
+        "counts for nothing, nor does an em-dash -- like this.\n\n"
+        "```console\n$ fastapi run --workers 4 --root-path /api\n```\n\n"
+        "```python\nparser.add_argument('--python-only')\n```\n"
+    )
+    flags = [q for q, k in _symbols(text) if k == "cli_flag"]
+    assert flags == ["--port", "--reload", "--root-path", "--workers"]
+
+
+def test_symbols_find_config_keys_in_toml_yaml_ini_and_env_blocks():
+    text = (
+        "# Config\n\n```toml\n# comment = no\ntop = 1\n[tool.mypy]\nplugins = ['pydantic.mypy']\n```\n\n"
+        "```yaml\nserver:\n  port: 8000\n  hosts:\n    - name: a\n# skip: me\n```\n\n"
+        "```ini\n[flake8]\nextend-ignore = E203\n```\n\n"
+        "```env\nHTTP_PROXY=http://proxy:8080\n```\n\n"
+        "```bash\nexport NO_PROXY=localhost\n```\n\n"
+        "```text\nnot: a key\n```\n"
+    )
+    keys = [q for q, k in _symbols(text) if k == "config_key"]
+    assert keys == [
+        "HTTP_PROXY",
+        "NO_PROXY",
+        "flake8.extend-ignore",
+        "server",
+        "server.hosts",
+        "server.hosts.name",
+        "server.port",
+        "tool.mypy.plugins",
+        "top",
+    ]
+
+
+def test_symbols_of_the_new_kinds_come_from_real_express_and_fastapi_docs(
+    real_doc_sets, make_fetches
+):
+    folder = (SHARED_DATA / "docs" / "expressjs.com").resolve()
+    cfg = SourceConfig(name="express", kind="local", location=str(folder), library="express")
+    fetches = pa.concat_tables(
+        [make_fetches("express", folder), make_fetches("express", folder, "*.mdx")]
+    )
+    pages = normalize(cfg, fetches)
+    chunks = slice_pages(pages)
+    text = {c["id"]: c["text"] for c in chunks.to_pylist()}
+    syms = extract_symbols(pages, chunks).to_pylist()
+    kinds = {s["kind"] for s in syms}
+    assert {"endpoint", "arrow_function", "interface", "cli_flag", "function"} <= kinds
+    for s in syms:
+        assert s["chunk_id"] in text
+    root = [s for s in syms if s["qualname"] == "GET /" and "app.get('/'" in text[s["chunk_id"]]]
+    assert len(root) > 10
+    assert any(s["qualname"] == "res.send" for s in syms)
+    assert any(s["qualname"] == "app.get" for s in syms)
+    timelog = next(s for s in syms if s["qualname"] == "timeLog")
+    assert timelog["kind"] == "arrow_function" and "const timeLog" in text[timelog["chunk_id"]]
+    flags = {s["qualname"] for s in syms if s["kind"] == "cli_flag"}
+    assert {"--view", "--inspect"} <= flags
+    fastapi = real_doc_sets["fastapi"]
+    fsyms = extract_symbols(fastapi.pages, fastapi.chunks).to_pylist()
+    ftext = {c["id"]: c["text"] for c in fastapi.chunks.to_pylist()}
+    ep = [s for s in fsyms if s["qualname"] == "GET /items/{item_id}"]
+    assert ep and all('@app.get("/items/{item_id}")' in ftext[s["chunk_id"]] for s in ep)
+    workers = [s for s in fsyms if s["kind"] == "cli_flag" and s["qualname"] == "--workers"]
+    assert workers and all("--workers" in ftext[s["chunk_id"]] for s in workers)
+    assert any(s["qualname"] == "tool.fastapi.entrypoint" for s in fsyms)
 
 
 # --- pitfalls --------------------------------------------------------------------------------
