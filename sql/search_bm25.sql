@@ -3,7 +3,8 @@
 -- UNION ALL (only the branch number {i} is substituted; every value is a bound parameter).
 -- Per branch: $term_<i>, the analysed term. $weights: per branch the term's query weight
 -- (1 = typed, less = expansion); $w_<field>: field weights; $k1: saturation;
--- $library/$version: NULL = any; $cap: row cap. Returns chunk_id, score, matched, source, path,
+-- {filter}: sql/search_bm25_filter.sql when a library or version is given, else nothing;
+-- $cap: row cap. Returns chunk_id, score, matched, source, path,
 -- anchor, heading, level, parent_id, has_code, library, version, best first.
 -- BM25F: per chunk and term, x = sum over fields of w_field * ntf (length-normalised tf);
 -- score = sum over terms of weight * idf * x * (k1 + 1) / (k1 + x). Only the top $cap chunks
@@ -24,10 +25,7 @@ scored AS (
 top AS (
     SELECT cid, score, matched
     FROM scored
-    WHERE ($library IS NULL AND $version IS NULL)
-       OR cid IN (SELECT cid FROM search_docs
-                  WHERE ($library IS NULL OR library = $library)
-                    AND ($version IS NULL OR version = $version))
+    {filter}
     ORDER BY score DESC, cid
     LIMIT $cap
 )

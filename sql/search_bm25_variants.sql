@@ -23,10 +23,7 @@ scored AS (
 top AS (
     SELECT cid, score, matched
     FROM scored
-    WHERE ($library IS NULL AND $version IS NULL)
-       OR cid IN (SELECT cid FROM search_docs
-                  WHERE ($library IS NULL OR library = $library)
-                    AND ($version IS NULL OR version = $version))
+    {filter}
     ORDER BY score DESC, cid
     LIMIT $cap
 )

@@ -58,15 +58,20 @@ def _code(name: str) -> str:
 
 
 @cache
-def query_sql(n: int, variants: bool = False) -> str:
-    """The candidate statement for ``n`` branches (cached; structure only, no values)."""
+def query_sql(n: int, variants: bool = False, filtered: bool = False) -> str:
+    """The candidate statement for ``n`` branches (cached; structure only, no values).
+
+    ``filtered``: with the library/version filter (``$library``, ``$version``); without it the
+    statement does not touch ``search_docs`` before the row cap.
+    """
     if n < 1:
         raise ValueError("a candidate query needs at least one term")
     branch = _code("search_bm25_variant_term" if variants else "search_bm25_term")
     branch = branch.strip().rstrip(";")
     body = "\n    UNION ALL\n".join(branch.replace("{i}", str(i)) for i in range(n))
     outer = _code("search_bm25_variants" if variants else "search_bm25")
-    return outer.replace("{branches}", body)
+    where = _code("search_bm25_filter").strip().rstrip(";") if filtered else ""
+    return outer.replace("{branches}", body).replace("{filter}", where)
 
 
 def _weighted(terms: list[str] | Mapping[str, float]) -> dict[str, float]:
@@ -107,8 +112,11 @@ def candidates(
         for i, t in enumerate(names):
             params[f"lo_{i}"], params[f"hi_{i}"] = _ranges(t, cfg)
         params["w_variant"] = float(cfg.w_variant)
-    params.update({"k1": cfg.k1, "library": library, "version": version, "cap": cap})
-    res = cur.execute(query_sql(len(names), variants), params)
+    params.update({"k1": cfg.k1, "cap": cap})
+    filtered = library is not None or version is not None
+    if filtered:
+        params.update({"library": library, "version": version})
+    res = cur.execute(query_sql(len(names), variants, filtered), params)
     cols = [d[0] for d in res.description]
     out = []
     for r in res.fetchall():
