@@ -160,7 +160,8 @@ SYMBOLS = pa.schema(
         ("page_id", _str),
         ("name", _str),  # short name, e.g. "AsyncClient"
         ("qualname", _str),  # e.g. "httpx.AsyncClient"
-        ("kind", _str),  # class | function | method | attribute | module | parameter | unknown
+        ("kind", _str),  # class, function, method, arrow_function, interface, type, attribute,
+        # module, parameter, endpoint, cli_flag, config_key, unknown
         ("signature", _str),
         ("language", _str),
         ("path", _str),
