@@ -886,32 +886,6 @@ def _search_versioned(
     return True
 
 
-def _version_text(rep: dict[str, Any]) -> str:
-    pub = rep.get("publish_id") or "nothing published"
-    lines = [f"workspace: {rep.get('project_root')} · publication: {pub}"]
-    if rep["libraries"]:
-        lines += [
-            "",
-            "| library | workspace uses | from | docs served | level | confidence | status |",
-            "|---" * 7 + "|",
-        ]
-        for r in rep["libraries"]:
-            docs = r["docs_version"] or "-"
-            if r["status"] == "version_unavailable":
-                docs = "none for this version (nearest: " + ", ".join(r["nearest"]) + ")"
-            lines.append(
-                f"| {r['library']} | {r['wanted'] or r['spec'] or '-'} | {r['source_file']} | "
-                f"{docs} | {r['level']} | {r['confidence']:.2f} | {r['status']} |"
-            )
-        lines += [""] + [r["notice"] for r in rep["libraries"]]
-    else:
-        lines.append("no indexed library is used by this workspace")
-    for m in rep["missing"]:
-        known = ", ".join(v or "(unversioned)" for v in m["indexed_versions"])
-        lines.append(f"{m['library']}: {m['reason']}" + (f" (indexed: {known})" if known else ""))
-    return "\n".join(lines)
-
-
 @cli.command(name="version")
 @click.argument("libraries", nargs=-1)
 @click.option("--workspace", metavar="DIR", help="Workspace to read (default: -p or the project).")
@@ -919,14 +893,14 @@ def _version_text(rep: dict[str, Any]) -> str:
 @click.pass_obj
 def version_(state: _State, libraries: tuple[str, ...], workspace: str | None) -> None:
     """What the workspace uses and which docs DocOrbit serves for it (with confidence)."""
-    from docorbit_serve.versioned import version_report
+    from docorbit_serve.versioned import render_version_report, version_report
 
     home = state.home()
     root = _workspace_dir(state, home, workspace)
     if root is None:
         raise UsageError("no workspace found here; run inside a project or pass --workspace DIR")
     rep = version_report(root, _published_manifest(home), libraries)
-    _emit(state, rep, _version_text(rep))
+    _emit(state, rep, render_version_report(rep).rstrip("\n"))
 
 
 @cli.command()

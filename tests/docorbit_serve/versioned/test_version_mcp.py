@@ -13,21 +13,7 @@ from .conftest import WORKSPACES
 
 
 def _call(home: Path, cwd: Path, env: dict[str, str], args: dict) -> object:
-    params = StdioServerParameters(
-        command=sys.executable,
-        args=["-m", "docorbit_serve", "--home", str(home), "mcp"],
-        env=env,
-        cwd=str(cwd),
-    )
-    out: dict = {}
-
-    async def main() -> None:
-        with anyio.fail_after(120):
-            async with Client(params, read_timeout_seconds=60) as client:
-                out["r"] = await client.call_tool("get_version", args)
-
-    anyio.run(main)
-    return out["r"]
+    return _call_tool(home, cwd, env, "get_version", args)
 
 
 def test_get_version_reports_the_working_directorys_pins_and_unavailable_versions(
