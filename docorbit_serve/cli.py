@@ -354,14 +354,7 @@ def _check_policy(url: str, allow_hosts: tuple[str, ...]) -> None:
 
 
 def _published_sources(home: Home) -> dict[str, Any]:
-    try:
-        manifest = json.loads(home.published_path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return {}
-    except (OSError, ValueError) as e:
-        _info(f"warning: cannot read {home.published_path}: {e}")
-        return {}
-    return dict(manifest.get("sources") or {})
+    return dict(_published_manifest(home).get("sources") or {})
 
 
 @cli.command(name="list")
