@@ -19,11 +19,13 @@ Contract:
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import logging
 import os
 import re
+import signal
 import sys
 import traceback
 from collections.abc import Callable, Iterator
@@ -817,10 +819,22 @@ def mcp(
 
     server = build_server(home)
     _info(f"docorbit mcp: serving {home.path} on stdio")
+    # Ctrl-C ends the server at once. Left to asyncio, SIGINT only cancels the main task, which
+    # then waits for the thread blocked reading stdin, i.e. until the client closes it. The
+    # server holds no state worth a graceful stop (publications are immutable; an ingest killed
+    # midway leaves the previous publication in place), so exit right away.
+    signal.signal(signal.SIGINT, _exit_interrupted)
     try:
         server.run("stdio")
     except KeyboardInterrupt:
         _info("docorbit mcp: interrupted")
+
+
+def _exit_interrupted(signum: int, frame: Any) -> None:
+    _info("docorbit mcp: interrupted")
+    with contextlib.suppress(OSError, ValueError):
+        sys.stdout.flush()
+    os._exit(0)
 
 
 # --------------------------------------------------------------------------- versions

@@ -191,11 +191,16 @@ def test_stdio_stdout_carries_only_protocol_and_ctrl_c_exits_cleanly(tmp_path, c
         proc.stdin.flush()
         replies = [json.loads(proc.stdout.readline()) for _ in range(2)]
         proc.send_signal(signal.SIGINT)
-        rest, err = proc.communicate(timeout=60)
+        # stdin stays open until the server has exited: closing it first (communicate()) would
+        # race the signal with an ordinary end-of-input shutdown
+        proc.wait(timeout=60)
+        rest, err = proc.stdout.read(), proc.stderr.read()
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+        for pipe in (proc.stdin, proc.stdout, proc.stderr):
+            pipe.close()
     assert [r["id"] for r in replies] == [1, 2]
     assert {t["name"] for t in replies[1]["result"]["tools"]} >= TOOLS
     assert all(json.loads(line)["jsonrpc"] == "2.0" for line in rest.splitlines() if line)
