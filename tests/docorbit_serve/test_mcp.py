@@ -138,9 +138,7 @@ def test_nothing_published_is_a_tool_error_that_says_how_to_publish(tmp_path, cl
         assert r.is_error and "docorbit ingest" in _text(r)
 
 
-def test_a_new_publication_is_served_without_restart(
-    published_home, tmp_path, clean_env, ingest_home
-):
+def test_a_new_publication_is_served_without_restart(published_home, tmp_path, clean_env):
     # a private copy of the published home: this test publishes again
     root = tmp_path / "proj"
     shutil.copytree(published_home.project_root, root)
@@ -158,7 +156,27 @@ def test_a_new_publication_is_served_without_restart(
         reg = load_registry(home.config_path)
         reg.add(SourceConfig(name="notes", kind="local", location="notes", library="notes"))
         save_registry(reg)
-        await anyio.to_thread.run_sync(ingest_home, home, ["notes"])
+        # published by another process, as in real use (a CLI ingest beside a running server)
+        done = await anyio.to_thread.run_sync(
+            lambda: subprocess.run(
+                [
+                    sys.executable,
+                    "-m",
+                    "docorbit_serve",
+                    "--home",
+                    str(home.path),
+                    "ingest",
+                    "--source",
+                    "notes",
+                    "--json",
+                ],
+                env=clean_env,
+                capture_output=True,
+                text=True,
+                timeout=300,
+            )  # fmt: skip
+        )
+        assert done.returncode == 0, done.stderr[-2000:]
         out["after"] = await client.call_tool("list_sources", {})
         out["hit"] = await client.call_tool("search_docs", {"query": "retries", "library": "notes"})
 
