@@ -122,6 +122,16 @@ class ScanContext:
         self._cache[key] = value
         return value
 
+    def load_mapping(self, path: Path, fmt: str, what: str) -> dict[str, Any] | None:
+        """``load`` a manifest that must be a mapping; ``None`` (after a warning) otherwise."""
+        data = self.load(path, fmt)
+        if data is None:
+            return None
+        if not isinstance(data, dict):
+            self.warn("parse_error", path, f"{path.name} is not {what}")
+            return None
+        return data
+
     def text(self, path: Path, *, lock: bool = False) -> str | None:
         """The file's text (cached), or ``None`` after a warning."""
         key = (path, "text")

@@ -25,10 +25,8 @@ def read(ctx: ScanContext, folder: Path, names: frozenset[str]) -> list[Dependen
     if "composer.json" not in names:
         return []
     manifest = folder / "composer.json"
-    data = ctx.load(manifest, "json")
-    if not isinstance(data, dict):
-        if data is not None:
-            ctx.warn("parse_error", manifest, "composer.json is not a JSON object")
+    data = ctx.load_mapping(manifest, "json", "a JSON object")
+    if data is None:
         return []
     lock = folder / "composer.lock" if "composer.lock" in names else None
     locked: dict[str, str] | None = None

@@ -29,11 +29,8 @@ def read(ctx: ScanContext, folder: Path, names: frozenset[str]) -> list[Dependen
     if "package.json" not in names:
         return []
     manifest = folder / "package.json"
-    data = ctx.load(manifest, "json")
+    data = ctx.load_mapping(manifest, "json", "a JSON object")
     if data is None:
-        return []
-    if not isinstance(data, dict):
-        ctx.warn("parse_error", manifest, "package.json is not a JSON object")
         return []
     lock = ctx.find_up(folder, LOCKFILES)
     lookup = _lock_lookup(ctx, lock, folder) if lock else None

@@ -20,10 +20,8 @@ def read(ctx: ScanContext, folder: Path, names: frozenset[str]) -> list[Dependen
     if "pubspec.yaml" not in names:
         return []
     manifest = folder / "pubspec.yaml"
-    data = ctx.load(manifest, "yaml")
-    if not isinstance(data, dict):
-        if data is not None:
-            ctx.warn("parse_error", manifest, "pubspec.yaml is not a mapping")
+    data = ctx.load_mapping(manifest, "yaml", "a mapping")
+    if data is None:
         return []
     lock = folder / "pubspec.lock" if "pubspec.lock" in names else None
     locked: dict[str, str] | None = None
