@@ -26,7 +26,6 @@ on every per-source table asset, via ``own_rows_spec``/``emit``).
 # No `from __future__ import annotations`: Dagster reads these signatures' annotations.
 
 import json
-import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -39,6 +38,7 @@ from docorbit_assets.lib.snapshot import read_parquet, table_problems
 from docorbit_serve.catalog import Catalog, IndexFile
 from docorbit_serve.errors import NotPublished
 from docorbit_serve.evaluate import load_queries, retrieval_gate, run_queries, score_run
+from docorbit_serve.registry import SourceConfig
 
 __all__ = [
     "BLOCKING_CHECKS",
@@ -158,19 +158,14 @@ def search_index_is_complete(
     )
 
 
-def _eval_entries(docorbit: DocOrbitResource) -> dict[str, dict]:
-    """Source name -> its raw docorbit.toml entry, for sources that name ``eval_queries``."""
+def _eval_entries(docorbit: DocOrbitResource) -> dict[str, tuple[SourceConfig, Path]]:
+    """Source name -> (its config, its query file) for sources that name ``eval_queries``."""
     reg = docorbit.registry()
-    try:
-        data = tomllib.loads(Path(reg.path).read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError):
-        return {}
     out = {}
-    for entry in data.get("sources", []) or []:
-        if isinstance(entry, dict) and entry.get("eval_queries") and entry.get("name"):
-            q = Path(str(entry["eval_queries"])).expanduser()
-            entry = {**entry, "eval_queries": q if q.is_absolute() else reg.project_root / q}
-            out[str(entry["name"])] = entry
+    for src in reg.sources:
+        if src.eval_queries:
+            q = Path(src.eval_queries).expanduser()
+            out[src.name] = (src, q if q.is_absolute() else reg.project_root / q)
     return out
 
 
@@ -201,16 +196,13 @@ def retrieval_benchmark(
                 has_published = True
             except NotPublished:
                 has_published = False
-            for name, entry in sorted(entries.items()):
+            for name, (src, query_file) in sorted(entries.items()):
                 library = manifest["sources"][name]["library"]
-                queries = load_queries(entry["eval_queries"])
+                queries = load_queries(query_file)
                 cand = _score(candidate, queries, library)
                 base = _score(published, queries, library) if has_published else None
-                tol = float(entry.get("eval_tolerance", DEFAULT_EVAL_TOLERANCE))
-                floor = entry.get("eval_min_mrr")
-                found = retrieval_gate(
-                    cand, base, tolerance=tol, min_mrr=None if floor is None else float(floor)
-                )
+                tol = DEFAULT_EVAL_TOLERANCE if src.eval_tolerance is None else src.eval_tolerance
+                found = retrieval_gate(cand, base, tolerance=tol, min_mrr=src.eval_min_mrr)
                 problems += [f"{name}: {p}" for p in found]
                 metadata[f"{name}.mrr@10"] = cand["mrr@10"]
                 metadata[f"{name}.r@5"] = cand["r@5"]
