@@ -37,7 +37,7 @@ import json
 import sys
 import threading
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import duckdb
 
@@ -46,6 +46,9 @@ from docorbit_serve.home import Home
 from docorbit_serve.search.analyze import ANALYZER_VERSION
 from docorbit_serve.search.fts import DUCKDB_CONFIG
 from docorbit_serve.search.sqlfiles import sql
+
+if TYPE_CHECKING:  # numpy is imported only when a publication has vectors
+    from docorbit_serve.search.dense import VectorIndex
 
 __all__ = ["SEARCH_THREADS", "Catalog", "IndexFile", "open_index"]
 
@@ -79,6 +82,15 @@ def open_index(path: Path) -> duckdb.DuckDBPyConnection:
     )
 
 
+def open_vectors(entry: dict[str, Any] | None, index_dir: Path) -> VectorIndex | None:
+    """The vectors named by a manifest's ``vectors`` entry (files live beside the index)."""
+    if not entry:
+        return None
+    from docorbit_serve.search.dense import VectorIndex
+
+    return VectorIndex.cached(index_dir / Path(str(entry.get("path", ""))).name, entry.get("model"))
+
+
 def _stamp(path: Path) -> tuple[int, int, int] | None:
     try:
         st = path.stat()
@@ -95,6 +107,7 @@ class Catalog:
         self._manifest: dict[str, Any] | None = None
         self._con: duckdb.DuckDBPyConnection | None = None
         self._con_publish_id: str | None = None
+        self._con_vectors: tuple[dict[str, Any] | None, Path] = (None, home.index_dir)
 
     @property
     def publish_id(self) -> str | None:
@@ -141,20 +154,38 @@ class Catalog:
             raise self._not_published(f"the published index {path} is missing")
         return path
 
+    def _index_dir(self, manifest: dict[str, Any]) -> Path:
+        rel = Path(str(manifest["index"]))
+        return (rel if rel.is_absolute() else self.home.path / rel).parent
+
     def connection(self) -> duckdb.DuckDBPyConnection:
         with self._lock:
-            manifest = self._refresh()
-            pid = str(manifest["publish_id"])
-            if self._con is None or pid != self._con_publish_id:
-                path = self._index_path(manifest)
-                try:
-                    con = open_index(path)
-                except duckdb.Error as e:
-                    raise self._not_published(f"cannot open the index {path}: {e}") from e
-                self._check_index(con, path)
-                # Dropped, not closed: cursors taken from it keep working until they finish.
-                self._con, self._con_publish_id = con, pid
-            return self._con
+            return self._connection()
+
+    def _connection(self) -> duckdb.DuckDBPyConnection:
+        """The connection of the current publication (caller holds the lock)."""
+        manifest = self._refresh()
+        pid = str(manifest["publish_id"])
+        if self._con is None or pid != self._con_publish_id:
+            path = self._index_path(manifest)
+            try:
+                con = open_index(path)
+            except duckdb.Error as e:
+                raise self._not_published(f"cannot open the index {path}: {e}") from e
+            self._check_index(con, path)
+            # Dropped, not closed: cursors taken from it keep working until they finish.
+            self._con, self._con_publish_id = con, pid
+        # Read on every call: switching hybrid on or off republishes the same index with or
+        # without a vectors entry (same publish id, same chunk ids).
+        self._con_vectors = (manifest.get("vectors"), self._index_dir(manifest))
+        return self._con
+
+    def search_view(self) -> tuple[duckdb.DuckDBPyConnection, VectorIndex | None]:
+        """A cursor and the vectors of the same publication (``None`` without vectors)."""
+        with self._lock:
+            cur = self._connection().cursor()
+            entry, index_dir = self._con_vectors
+        return cur, open_vectors(entry, index_dir)
 
     @staticmethod
     def _check_index(con: duckdb.DuckDBPyConnection, path: Path) -> None:
@@ -197,6 +228,9 @@ class IndexFile:
 
     def cursor(self) -> duckdb.DuckDBPyConnection:
         return self._con.cursor()
+
+    def search_view(self) -> tuple[duckdb.DuckDBPyConnection, VectorIndex | None]:
+        return self._con.cursor(), open_vectors(self._manifest.get("vectors"), self.path.parent)
 
     def close(self) -> None:
         self._con.close()

@@ -4,7 +4,8 @@ Contract:
   - ``load_queries(path)`` -> query dicts from JSONL lines ``{"id", "query", "library"?}``
     (other keys, e.g. gold answers, are ignored); a line without ``id``/``query`` or with bad
     JSON is an ``InputError`` naming the line.
-  - ``run_queries(catalog, queries, *, backend=None, limit=10)`` -> one dict per query,
+  - ``run_queries(catalog, queries, *, backend=None, limit=10, hybrid=None)`` -> one dict per
+    query (``hybrid`` as in ``search``),
     ``{"id", "ranked": [{"path", "heading", "anchor", "breadcrumb"}, ...]}`` in query order
     (the run format of ``score_retrieval.py``). A query whose library filter the index does
     not hold gets an empty ranking rather than stopping the run.
@@ -59,13 +60,23 @@ def load_queries(path: Path) -> list[dict[str, Any]]:
 
 
 def run_queries(
-    catalog: Any, queries: Iterable[dict[str, Any]], *, backend: str | None = None, limit: int = 10
+    catalog: Any,
+    queries: Iterable[dict[str, Any]],
+    *,
+    backend: str | None = None,
+    limit: int = 10,
+    hybrid: bool | None = None,
 ) -> list[dict[str, Any]]:
     rows = []
     for q in queries:
         try:
             res = search(
-                catalog, q["query"], library=q.get("library"), limit=limit, backend=backend
+                catalog,
+                q["query"],
+                library=q.get("library"),
+                limit=limit,
+                backend=backend,
+                hybrid=hybrid,
             )
             hits = res.hits
         except NotFound:
@@ -90,9 +101,11 @@ def evaluate_file(
     *,
     backend: str | None = None,
     limit: int = 10,
+    hybrid: bool | None = None,
 ) -> Path:
+    queries = load_queries(queries_path)
     write_run(
-        run_queries(catalog, load_queries(queries_path), backend=backend, limit=limit), run_path
+        run_queries(catalog, queries, backend=backend, limit=limit, hybrid=hybrid), run_path
     )
     return Path(run_path)
 

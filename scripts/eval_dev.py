@@ -6,11 +6,14 @@ postings, snapshot.freeze), publishes it (build_index + published.json), runs th
 through search with each backend, and scores each run with the shared scorer::
 
     .venv/bin/python scripts/eval_dev.py [--backend bm25,fts] [--home DIR] [--reuse [--reindex]]
-                                         [--out DIR] [--json SUMMARY.json]
+                                         [--out DIR] [--json SUMMARY.json] [--hybrid]
 
 ``--reuse --reindex`` rebuilds only the search index from the published snapshots (after a
 change to the index SQL or the scoring's ``b``); postings come from the snapshots, so a change
 to the analyzer needs a full build.
+
+``--hybrid`` adds the vectors file to the published index (``build_vectors``, as an ingest with
+``[settings] hybrid = true`` does) and scores hybrid search; without it search is lexical only.
 
 ``--json`` writes ``{backend: scorer summary}`` (the scorer's ``--json`` output per backend).
 ``--halves`` also prints section MRR@10 / R@5 on two fixed halves of the query set (A: odd
@@ -36,6 +39,7 @@ sys.path.insert(0, str(REPO))
 
 from docorbit_assets.lib import discover, fetch, normalize, postings, slice, snapshot, sources  # noqa: E402
 from docorbit_assets.lib.index import build_index  # noqa: E402
+from docorbit_assets.lib.vectors import build_vectors  # noqa: E402
 from docorbit_serve.catalog import Catalog  # noqa: E402
 from docorbit_serve.evaluate import evaluate_file  # noqa: E402
 from docorbit_serve.home import Home, atomic_write_json  # noqa: E402
@@ -72,6 +76,15 @@ def source_tables(cfg: SourceConfig, root: Path) -> dict[str, pa.Table]:
     tables["symbols"] = _symbols(tables["pages"], tables["chunks"])
     tables["postings"] = postings.build_postings(tables["chunks"], tables["symbols"])
     return tables
+
+
+def add_vectors(home: Home) -> None:
+    """Give the published index its vectors file (hybrid search), as ingest does with hybrid on."""
+    manifest = json.loads(home.published_path.read_text(encoding="utf-8"))
+    t0 = time.perf_counter()
+    manifest["vectors"] = build_vectors(home, manifest, home.path / manifest["index"])
+    print(f"vectors built in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
+    atomic_write_json(home.published_path, manifest)
 
 
 def build_dev_home(
@@ -162,6 +175,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", help="folder for run files and scorer summaries")
     ap.add_argument("--json", help="write {backend: scorer summary} here")
     ap.add_argument("--halves", action="store_true", help="also score halves A and B")
+    ap.add_argument(
+        "--hybrid",
+        action="store_true",
+        help="fuse with dense vectors (built into the home if absent); default: lexical only",
+    )
     args = ap.parse_args(argv)
 
     data = data_dir()
@@ -181,15 +199,18 @@ def main(argv: list[str] | None = None) -> int:
             t0 = time.perf_counter()
             build_index(home, manifest)
             print(f"index rebuilt in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
+        if args.hybrid:
+            add_vectors(home)
         catalog = Catalog(home)
         results = {}
         for backend in [b.strip() for b in args.backend.split(",") if b.strip()]:
             run = out / f"run-{backend}.jsonl"
             t0 = time.perf_counter()
-            evaluate_file(catalog, queries, run, backend=backend)
+            evaluate_file(catalog, queries, run, backend=backend, hybrid=args.hybrid)
             took = time.perf_counter() - t0
             summary = out / f"summary-{backend}.json"
-            print(f"== backend {backend} ({took:.2f} s for the query set)")
+            mode = "+dense (hybrid)" if args.hybrid else ""
+            print(f"== backend {backend}{mode} ({took:.2f} s for the query set)")
             print(score(run, queries, scorer, summary))
             if args.halves:
                 print(halves(summary.with_suffix(".per-query.jsonl")))

@@ -2,8 +2,9 @@
 
 Contract::
 
-    search(catalog, query, *, library=None, version=None, limit=10, offset=0, backend=None)
-        -> SearchResult(query, hits: list[Hit], backend, truncated, elapsed_ms)
+    search(catalog, query, *, library=None, version=None, limit=10, offset=0, backend=None,
+           hybrid=None)
+        -> SearchResult(query, hits: list[Hit], backend, truncated, elapsed_ms, hybrid)
 
 - ``backend``: ``"bm25"`` (precomputed postings, core SQL, no extension) or ``"fts"`` (DuckDB
   FTS extension); ``None`` = ``DEFAULT_BACKEND``. Both see the same analysed terms
@@ -18,6 +19,11 @@ Contract::
 - One hit per section: when a long section was split into parts, only its best part is
   returned (the reader expands a hit to its neighbours).
 - Every hit is documentation fetched from elsewhere: ``untrusted`` is always ``True``.
+- Hybrid: when the publication has vectors (``[settings] hybrid = true`` at ingest) and
+  ``hybrid`` is not ``False``, the re-ranked lexical ranking is fused with a dense ranking
+  (``hybrid.fuse``; scores are then fused RRF scores) and ``SearchResult.hybrid`` is set.
+  ``hybrid=True`` on a publication without vectors raises ``SearchError`` with code
+  ``hybrid_unavailable``; ``hybrid=False`` always searches lexically.
 """
 
 from __future__ import annotations
@@ -83,11 +89,13 @@ class SearchResult:
     backend: str
     truncated: bool
     elapsed_ms: float
+    hybrid: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {
             "query": self.query,
             "backend": self.backend,
+            "hybrid": self.hybrid,
             "truncated": self.truncated,
             "elapsed_ms": self.elapsed_ms,
             "hits": [h.to_json() for h in self.hits],
@@ -182,6 +190,22 @@ def _one_per_section(ranked: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+def _view(catalog: Any, hybrid: bool | None) -> tuple[duckdb.DuckDBPyConnection, Any]:
+    """A cursor, and the publication's vectors when hybrid search applies (see ``search``)."""
+    if hybrid is False or not hasattr(catalog, "search_view"):
+        cur, vectors = catalog.cursor(), None
+    else:
+        cur, vectors = catalog.search_view()
+    if hybrid and vectors is None:
+        cur.close()
+        raise SearchError(
+            "hybrid search was asked for, but the published index has no vectors; set "
+            "`hybrid = true` under [settings] in docorbit.toml and run `docorbit ingest`",
+            code="hybrid_unavailable",
+        )
+    return cur, vectors
+
+
 def _validate(query: Any, limit: Any, offset: Any, backend: str | None) -> str:
     if not isinstance(query, str) or not query.strip():
         raise UsageError("the search query is empty; pass some words to search for")
@@ -209,6 +233,7 @@ def search(
     backend: str | None = None,
     cfg: ScoringConfig = SCORING,
     time_limit_s: float = TIME_LIMIT_S,
+    hybrid: bool | None = None,
 ) -> SearchResult:
     """Ranked chunks for ``query`` from the catalog's published index (see module docstring)."""
     t0 = time.perf_counter()
@@ -216,7 +241,7 @@ def search(
     window_end = min(offset + limit, MAX_RESULTS)
     cut = offset + limit > MAX_RESULTS
     q = understand(query, cfg)
-    cur = catalog.cursor()
+    cur, vectors = _view(catalog, hybrid)
     try:
         with _time_limit(cur, time_limit_s):
             _check_filters(cur, library, version)
@@ -230,6 +255,12 @@ def search(
                 texts = _rows(cur, [c["chunk_id"] for c in cands])
                 cands = [{**texts[c["chunk_id"]], **c} for c in cands if c["chunk_id"] in texts]
             ranked = _one_per_section(rerank(cands, q, cfg))
+            if vectors is not None:
+                from docorbit_serve.search.hybrid import fuse  # numpy only when hybrid
+
+                ranked = _one_per_section(
+                    fuse(cur, vectors, query, ranked, library=library, version=version, cfg=cfg)
+                )
             window = ranked[offset:window_end]
             rows = _rows(cur, [c["chunk_id"] for c in window])
     finally:
@@ -244,4 +275,5 @@ def search(
         backend=name,
         truncated=truncated,
         elapsed_ms=round((time.perf_counter() - t0) * 1000, 3),
+        hybrid=vectors is not None,
     )

@@ -46,7 +46,7 @@ __all__ = ["INTENT_PATTERNS", "SCORING", "ScoringConfig", "rerank"]
 
 @dataclass(frozen=True)
 class ScoringConfig:
-    version: str = "3"
+    version: str = "4"
     # BM25F: b is baked into the postings (ntf) at build time, k1 applies at query time.
     k1: float = 1.6
     b: float = 0.75
@@ -91,6 +91,11 @@ class ScoringConfig:
     question_heading: float = 0.3
     # Candidates re-ranked per query (the backend's top-N).
     candidates: int = 100
+    # Hybrid search (publications with vectors): reciprocal rank fusion of the lexical ranking
+    # and the dense one, each cut to hybrid_depth; rrf_k = 60 is the published default, equal
+    # weights, nothing fitted (docs/retrieval.md).
+    rrf_k: int = 60
+    hybrid_depth: int = 50
 
     @property
     def needs_text(self) -> bool:

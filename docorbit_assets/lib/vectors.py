@@ -1,0 +1,106 @@
+"""Vectors stage of the optional hybrid search: ``build_vectors(home, manifest, index_path)``.
+
+Contract:
+  - Reads every chunk of a built index file (``search_docs`` joined to ``chunks``), embeds it with
+    ``docorbit_serve.search.dense`` (``chunk_text`` of title, breadcrumb, heading and text) and
+    writes ``index/<publish_id>.vectors.npy``: one float32 row of ``dense.DIM`` per chunk, row
+    ``cid - 1`` for ``search_docs.cid``. Returns ``{"path": <relative to home>, "model":
+    dense.MODEL_ID, "rows": n}`` for the manifest's ``vectors`` entry.
+  - Snapshots are immutable, so each snapshot's vectors are computed once and cached under
+    ``home/vectors/<model tag>/<snapshot>.npz`` (chunk ids + vectors); a later publication that
+    keeps the snapshot reuses them. A cache file that does not cover the snapshot's chunks is
+    recomputed, never trusted.
+  - Files are written to a temp name and renamed into place, so a vectors file is either absent
+    or complete; a failure raises ``IngestError`` (code ``ingest_failed``) and leaves no file.
+  - Cost: ~15-40 ms per chunk on 2 cores (the model runs on the first ``dense.MAX_TOKENS``
+    tokens), so the stage is off unless ``[settings] hybrid = true``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import numpy as np
+
+from docorbit_serve.errors import IngestError, SearchError
+from docorbit_serve.home import Home, atomic_write_bytes
+from docorbit_serve.search import dense
+
+__all__ = ["build_vectors", "vectors_path"]
+
+_TAG = re.sub(r"[^A-Za-z0-9_.-]+", "_", dense.MODEL_ID)
+
+
+def vectors_path(home: Home, publish_id: str) -> Path:
+    return home.index_dir / f"{publish_id}.vectors.npy"
+
+
+def _cache_path(home: Home, snapshot: str) -> Path:
+    return home.path / "vectors" / _TAG / f"{snapshot}.npz"
+
+
+def _write_atomic(path: Path, write: Callable[[io.BytesIO], None]) -> None:
+    buf = io.BytesIO()
+    write(buf)
+    atomic_write_bytes(path, buf.getvalue())
+
+
+def _cached(path: Path, ids: list[str]) -> np.ndarray | None:
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            cached_ids, vecs = z["ids"], z["vectors"]
+    except (OSError, ValueError, KeyError):
+        return None
+    if vecs.shape != (len(ids), dense.DIM) or list(cached_ids) != ids:
+        return None
+    return np.asarray(vecs, dtype=np.float32)
+
+
+def _snapshot_vectors(home: Home, snapshot: str, rows: list[tuple[Any, ...]]) -> np.ndarray:
+    ids = [r[1] for r in rows]
+    cache = _cache_path(home, snapshot)
+    vecs = _cached(cache, ids)
+    if vecs is None:
+        vecs = dense.embed(
+            [dense.chunk_text(r[3] or "", r[4], r[5] or "", r[6] or "") for r in rows]
+        )
+        _write_atomic(cache, lambda fh: np.savez(fh, ids=np.array(ids, dtype=str), vectors=vecs))
+    return vecs
+
+
+def build_vectors(home: Home, manifest: dict[str, Any], index_path: Path) -> dict[str, Any]:
+    """Write (or reuse) the publication's vectors file; see the module docstring."""
+    out = vectors_path(home, manifest["publish_id"])
+    try:
+        with duckdb.connect(str(index_path), read_only=True) as con:
+            rows = con.execute(
+                "SELECT d.cid, d.chunk_id, c.snapshot, c.title, c.breadcrumb, c.heading, c.text "
+                "FROM search_docs d JOIN chunks c ON c.id = d.chunk_id ORDER BY d.cid"
+            ).fetchall()
+    except duckdb.Error as e:
+        raise IngestError(f"cannot read chunks from {index_path} for vectors: {e}") from e
+    n = len(rows)
+    if [r[0] for r in rows] != list(range(1, n + 1)):
+        raise IngestError(f"{index_path}: search_docs ids are not 1..{n}; rebuild the index")
+    entry = {"path": out.relative_to(home.path).as_posix(), "model": dense.MODEL_ID, "rows": n}
+    with contextlib.suppress(OSError, ValueError):
+        existing = np.load(out, mmap_mode="r", allow_pickle=False)
+        if existing.shape == (n, dense.DIM) and existing.dtype == np.float32:
+            return entry
+    matrix = np.zeros((n, dense.DIM), dtype=np.float32)
+    by_snapshot: dict[str, list[tuple[Any, ...]]] = {}
+    for r in rows:
+        by_snapshot.setdefault(r[2], []).append(r)
+    try:
+        for snapshot, part in sorted(by_snapshot.items()):
+            matrix[[r[0] - 1 for r in part]] = _snapshot_vectors(home, snapshot, part)
+    except SearchError as e:
+        raise IngestError(f"cannot embed chunks for hybrid search: {e}", detail=e.detail) from e
+    _write_atomic(out, lambda fh: np.save(fh, matrix, allow_pickle=False))
+    return entry
