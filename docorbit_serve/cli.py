@@ -605,6 +605,9 @@ def _batch_lines(path: str) -> Iterator[tuple[int, dict[str, Any]]]:
               help="Rank for the versions the workspace pins and stamp each hit (default: on; "
               "no effect without a workspace, with --version or --batch).")  # fmt: skip
 @click.option("--workspace", metavar="DIR", help="Workspace to read versions from (default: -p or the project).")  # fmt: skip
+@click.option("--hybrid/--lexical", "hybrid", default=None,
+              help="Fuse a dense ranking (needs [settings] hybrid = true at ingest) or search "
+              "lexically only (default: hybrid when the published index has vectors).")  # fmt: skip
 @json_option
 @click.pass_obj
 def search(
@@ -617,6 +620,7 @@ def search(
     batch: str | None,
     project_aware: bool,
     workspace: str | None,
+    hybrid: bool | None,
 ) -> None:
     """Search the published documentation.
 
@@ -641,6 +645,7 @@ def search(
                     version=obj.get("version") or version_,
                     limit=int(obj.get("limit") or limit),
                     backend=backend,
+                    hybrid=hybrid,
                 )
                 out["results"] = [render.hit_dict(h) for h in res.hits]
             except DocOrbitError as e:
@@ -652,17 +657,15 @@ def search(
     if not query.strip():
         raise InputError("the query is empty; say what you are looking for")
     aware = project_aware and version_ is None
-    if aware and _search_versioned(
-        state, catalog, query, workspace=workspace, library=library, limit=limit, backend=backend
-    ):
+    kw: dict[str, Any] = {"library": library, "limit": limit, "backend": backend, "hybrid": hybrid}
+    if aware and _search_versioned(state, catalog, query, workspace=workspace, **kw):
         return
-    res = run_search(
-        catalog, query, library=library, version=version_, limit=limit, backend=backend
-    )
+    res = run_search(catalog, query, version=version_, **kw)
     hits = [render.hit_dict(h) for h in res.hits]
     data = {
         "query": res.query,
         "backend": res.backend,
+        "hybrid": res.hybrid,
         "truncated": res.truncated,
         "elapsed_ms": res.elapsed_ms,
         "results": hits,

@@ -104,9 +104,7 @@ def evaluate_file(
     hybrid: bool | None = None,
 ) -> Path:
     queries = load_queries(queries_path)
-    write_run(
-        run_queries(catalog, queries, backend=backend, limit=limit, hybrid=hybrid), run_path
-    )
+    write_run(run_queries(catalog, queries, backend=backend, limit=limit, hybrid=hybrid), run_path)
     return Path(run_path)
 
 

@@ -4,6 +4,7 @@ Format::
 
     [settings]                       # optional
     allow_hosts = ["docs.internal:8443"]
+    hybrid = true                    # also build dense vectors at ingest (hybrid search)
 
     [[sources]]
     name = "httpx"                   # unique; the Dagster partition key
@@ -172,6 +173,17 @@ class Registry:
     @property
     def allow_hosts(self) -> tuple[str, ...]:
         return tuple(str(x) for x in self.settings.get("allow_hosts", ()))
+
+    @property
+    def hybrid(self) -> bool:
+        """``[settings] hybrid``: build vectors at ingest so search fuses a dense ranking."""
+        value = self.settings.get("hybrid", False)
+        if not isinstance(value, bool):
+            raise ConfigError(
+                f"[settings] hybrid must be true or false, got {value!r}",
+                detail={"hybrid": repr(value)},
+            )
+        return value
 
 
 def load_registry(path: Path) -> Registry:

@@ -308,13 +308,16 @@ def versioned_search(
     limit: int = 10,
     offset: int = 0,
     backend: str | None = None,
+    hybrid: bool | None = None,
 ) -> VersionedResult:
     """``search`` re-ranked for ``pins`` (see module docstring); same errors as ``search``."""
     t0 = time.perf_counter()
     rescore = version is None and bool(pins)
     if rescore:
         pool = min(MAX_RESULTS, max(POOL, 3 * (offset + limit)))
-        res = search(catalog, query, library=library, limit=pool, offset=0, backend=backend)
+        res = search(
+            catalog, query, library=library, limit=pool, offset=0, backend=backend, hybrid=hybrid
+        )
     else:
         res = search(
             catalog,
@@ -324,6 +327,7 @@ def versioned_search(
             limit=limit,
             offset=offset,
             backend=backend,
+            hybrid=hybrid,
         )
     scored = []
     for rank, h in enumerate(res.hits):

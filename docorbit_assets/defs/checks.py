@@ -31,11 +31,12 @@ from pathlib import Path
 
 import dagster as dg
 import duckdb
+import numpy as np
 import pyarrow as pa
 
 from docorbit_assets.defs.resources import DocOrbitResource
 from docorbit_assets.lib.snapshot import read_parquet, table_problems
-from docorbit_serve.catalog import Catalog, IndexFile
+from docorbit_serve.catalog import Catalog, IndexFile, open_index
 from docorbit_serve.errors import NotPublished
 from docorbit_serve.evaluate import load_queries, retrieval_gate, run_queries, score_run
 from docorbit_serve.registry import SourceConfig
@@ -130,7 +131,8 @@ def _frozen_counts(docorbit: DocOrbitResource, manifest: dict) -> dict[str, int]
 @dg.asset_check(
     asset="search_index",
     blocking=True,
-    description="The index file opens read-only and holds exactly the planned chunks and pages.",
+    description="The index file opens read-only and holds exactly the planned chunks and pages "
+    "(and, with hybrid on, one vector per chunk).",
 )
 def search_index_is_complete(
     context: dg.AssetCheckExecutionContext, docorbit: DocOrbitResource
@@ -141,17 +143,26 @@ def search_index_is_complete(
     expected = _frozen_counts(docorbit, manifest)
     problems: list[str] = []
     try:
-        con = duckdb.connect(str(path), read_only=True)
+        # The serving configuration: a catalog in this process may hold the same file open
+        # (a re-ingest of unchanged snapshots), and DuckDB refuses a second configuration.
+        con = open_index(path)
         try:
             for table, want in expected.items():
                 row = con.table(table).count("*").fetchone()
                 got = row[0] if row else 0
                 if got != want:
                     problems.append(f"{table}: {got} rows in the index, {want} in the snapshots")
+            vectors = manifest.get("vectors")
+            if vectors:
+                rows = np.load(home.path / vectors["path"], mmap_mode="r").shape[0]
+                if rows != expected.get("chunks"):
+                    problems.append(f"vectors: {rows} rows, {expected.get('chunks')} chunks")
         finally:
             con.close()
     except duckdb.Error as e:
         problems.append(f"index {path} does not open: {e}")
+    except (OSError, ValueError) as e:
+        problems.append(f"vectors file does not open: {e}")
     return dg.AssetCheckResult(
         passed=not problems,
         metadata={"index": str(path), **expected, "problems": "\n".join(problems) or "none"},

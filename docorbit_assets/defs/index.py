@@ -1,6 +1,13 @@
-"""Index stage: ``search_index`` plans the publication and builds its index file to the side."""
+"""Index stage: ``search_index`` plans the publication and builds its index file to the side.
+
+With ``[settings] hybrid = true`` it also writes the publication's vectors file
+(``lib/vectors.py``) and names it in the manifest's ``vectors`` entry; publish swaps both in
+with ``published.json``.
+"""
 
 # No `from __future__ import annotations`: Dagster reads these signatures' annotations.
+
+import time
 
 import dagster as dg
 
@@ -8,6 +15,7 @@ from docorbit_assets.defs.resources import DocOrbitResource
 from docorbit_assets.defs.snapshot import snapshots
 from docorbit_assets.lib import index as lib_index
 from docorbit_assets.lib import publish as lib_publish
+from docorbit_assets.lib import vectors as lib_vectors
 from docorbit_serve.errors import IngestError
 
 __all__ = ["search_index"]
@@ -17,16 +25,21 @@ __all__ = ["search_index"]
 def search_index(docorbit: DocOrbitResource) -> dg.Output[dict]:
     """The candidate manifest, with its index file complete under index/ (not yet published)."""
     home = docorbit.resolve()
-    manifest = lib_publish.plan_publication(home, docorbit.registry())
+    registry = docorbit.registry()
+    manifest = lib_publish.plan_publication(home, registry)
     if not manifest["sources"]:
         raise IngestError("nothing to index: no configured source has a snapshot; run an ingest")
     path = lib_index.build_index(home, manifest)
     manifest["index"] = path.relative_to(home.path).as_posix()
-    return dg.Output(
-        manifest,
-        metadata={
-            "publish_id": manifest["publish_id"],
-            "index_bytes": path.stat().st_size,
-            "sources": len(manifest["sources"]),
-        },
-    )
+    metadata: dict = {
+        "publish_id": manifest["publish_id"],
+        "index_bytes": path.stat().st_size,
+        "sources": len(manifest["sources"]),
+        "hybrid": registry.hybrid,
+    }
+    if registry.hybrid:
+        t0 = time.perf_counter()
+        manifest["vectors"] = lib_vectors.build_vectors(home, manifest, path)
+        metadata["vector_rows"] = manifest["vectors"]["rows"]
+        metadata["vectors_seconds"] = round(time.perf_counter() - t0, 2)
+    return dg.Output(manifest, metadata=metadata)

@@ -12,8 +12,8 @@ current publication serves, if any. Sources no longer in ``docorbit.toml`` drop 
 (source, snapshot) pairs, so an unchanged corpus plans the same id; the plan then reuses the
 current ``created_at`` and ``publish`` leaves ``published.json`` byte-identical.
 
-``publish(home, manifest, index_path=None)`` checks that the index file exists and replaces
-``published.json`` in one ``os.replace`` (``home.atomic_write_json``): readers see the old
+``publish(home, manifest, index_path=None)`` checks that the index file (and the vectors file
+a hybrid manifest names) exists and replaces ``published.json`` in one ``os.replace`` (``home.atomic_write_json``): readers see the old
 publication or the new one, never a mix. Call it only after the index is complete.
 
 No garbage collection: old snapshot folders and old index files stay on disk (a reader may still
@@ -135,6 +135,13 @@ def publish(home: Home, manifest: dict[str, Any], index_path: Path | None = None
         manifest["index"] = index.resolve().relative_to(home.path.resolve()).as_posix()
     except ValueError as e:
         raise IngestError(f"index {index} is not under home {home.path}") from e
+    vectors = manifest.get("vectors")
+    if vectors and not (index.parent / Path(str(vectors.get("path", ""))).name).is_file():
+        raise IngestError(
+            f"refusing to publish {manifest['publish_id']}: its vectors file "
+            f"{vectors.get('path')!r} does not exist beside the index",
+            detail={"publish_id": manifest["publish_id"], "vectors": vectors},
+        )
     if current_manifest(home) != manifest:  # unchanged: keep the file (and its bytes) as it is
         atomic_write_json(home.published_path, manifest)
     return manifest

@@ -28,6 +28,7 @@ from typing import Any
 import duckdb
 import numpy as np
 
+from docorbit_serve.catalog import open_index
 from docorbit_serve.errors import IngestError, SearchError
 from docorbit_serve.home import Home, atomic_write_bytes
 from docorbit_serve.search import dense
@@ -78,7 +79,9 @@ def build_vectors(home: Home, manifest: dict[str, Any], index_path: Path) -> dic
     """Write (or reuse) the publication's vectors file; see the module docstring."""
     out = vectors_path(home, manifest["publish_id"])
     try:
-        with duckdb.connect(str(index_path), read_only=True) as con:
+        # The serving configuration: a catalog in this process (an MCP server that ingests) may
+        # hold the same file open, and DuckDB refuses a second configuration.
+        with open_index(index_path) as con:
             rows = con.execute(
                 "SELECT d.cid, d.chunk_id, c.snapshot, c.title, c.breadcrumb, c.heading, c.text "
                 "FROM search_docs d JOIN chunks c ON c.id = d.chunk_id ORDER BY d.cid"

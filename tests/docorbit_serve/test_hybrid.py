@@ -1,0 +1,216 @@
+"""Hybrid search: the real model, a real ingest with ``[settings] hybrid = true``, real questions."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from docorbit_assets.lib import publish as lib_publish
+from docorbit_assets.lib.vectors import build_vectors, vectors_path
+from docorbit_serve.catalog import Catalog
+from docorbit_serve.cli import cli
+from docorbit_serve.errors import ConfigError, IngestError, SearchError
+from docorbit_serve.evaluate import load_queries, score_run
+from docorbit_serve.registry import load_registry, save_registry
+from docorbit_serve.search import dense, search
+
+from .conftest import HTTPX_DOCS, httpx_source, ingest, make_home
+
+DEV = (HTTPX_DOCS / ".." / ".." / ".." / "eval" / "dev_queries.jsonl").resolve()
+
+
+def _set_hybrid(home, value) -> None:
+    reg = load_registry(home.config_path)
+    reg.settings["hybrid"] = value
+    save_registry(reg)
+
+
+@pytest.fixture(scope="module")
+def hybrid_home(tmp_path_factory):
+    home = make_home(tmp_path_factory.mktemp("hybrid"), httpx_source())
+    _set_hybrid(home, True)
+    ingest(home)
+    return home
+
+
+# --- the model -------------------------------------------------------------------------------
+
+
+def test_embed_gives_unit_vectors_and_is_deterministic():
+    texts = ["set a default timeout on a client", "Streaming responses", "x" * 5000]
+    a, b = dense.embed(texts), dense.embed(list(texts))
+    assert a.shape == (3, dense.DIM) and a.dtype == np.float32
+    assert np.allclose(np.linalg.norm(a, axis=1), 1.0, atol=1e-5)
+    assert np.array_equal(a, b)
+    # Order is kept although texts are batched by length.
+    assert np.allclose(dense.embed([texts[1]])[0], a[1], atol=1e-5)
+
+
+def test_embed_places_a_question_nearer_its_answer_than_an_unrelated_section():
+    q, good, bad = dense.embed(
+        [
+            "how long does the client wait before giving up on a slow server",
+            "Timeouts > Setting a default timeout on a client\nHTTPX enforces timeouts by default.",
+            "Authentication > Basic auth\nPass a username and password tuple.",
+        ]
+    )
+    assert q @ good > q @ bad + 0.1
+
+
+def test_a_model_file_that_fails_its_checksum_is_refused(tmp_path):
+    bad = tmp_path / "model.onnx"
+    bad.write_bytes(b"not the model")
+    with pytest.raises(SearchError) as e:
+        dense._checked(bad, dense._MODEL_SHA256)
+    assert e.value.code == "hybrid_unavailable"
+
+
+def test_rrf_prefers_an_item_both_rankings_agree_on():
+    fused = [item for item, _ in dense.rrf([["a", "b", "c"], ["c", "d", "b"]], k=60)]
+    assert fused[0] in {"b", "c"} and set(fused[:2]) == {"b", "c"}
+    assert fused.index("a") < fused.index("d")  # tie on one list each: first appearance wins
+
+
+def test_vector_index_top_honours_the_allowed_rows_and_refuses_other_models(tmp_path):
+    rng = np.random.default_rng(7)
+    m = rng.normal(size=(20, dense.DIM)).astype(np.float32)
+    m /= np.linalg.norm(m, axis=1, keepdims=True)
+    path = tmp_path / "v.npy"
+    np.save(path, m)
+    vi = dense.VectorIndex.open(path, dense.MODEL_ID)
+    assert vi.top(m[4], 1)[0][0] == 5  # cid = row + 1
+    allowed = np.array([1, 2, 3])
+    assert {cid for cid, _ in vi.top(m[4], 5, allowed)} == {1, 2, 3}
+    with pytest.raises(SearchError) as e:
+        dense.VectorIndex.open(path, "another-model")
+    assert e.value.code == "hybrid_unavailable"
+    np.save(path, m[:, :10])
+    with pytest.raises(SearchError):
+        dense.VectorIndex.open(path, dense.MODEL_ID)
+
+
+# --- settings, ingest, publish ---------------------------------------------------------------
+
+
+def test_hybrid_setting_must_be_a_boolean(tmp_path):
+    home = make_home(tmp_path / "p", httpx_source())
+    _set_hybrid(home, "yes")
+    with pytest.raises(ConfigError):
+        _ = load_registry(home.config_path).hybrid
+
+
+def test_ingest_with_hybrid_publishes_one_vector_per_chunk(hybrid_home):
+    manifest = json.loads(hybrid_home.published_path.read_text())
+    entry = manifest["vectors"]
+    assert entry["model"] == dense.MODEL_ID
+    vecs = np.load(hybrid_home.path / entry["path"], mmap_mode="r")
+    cat = Catalog(hybrid_home)
+    try:
+        n = cat.cursor().execute("SELECT count(*) FROM search_docs").fetchone()[0]
+    finally:
+        cat.close()
+    assert vecs.shape == (n, dense.DIM) == (entry["rows"], dense.DIM)
+    assert np.allclose(np.linalg.norm(vecs, axis=1), 1.0, atol=1e-4)
+
+
+def test_vectors_are_rebuilt_from_the_snapshot_cache_not_recomputed(hybrid_home):
+    manifest = json.loads(hybrid_home.published_path.read_text())
+    out = vectors_path(hybrid_home, manifest["publish_id"])
+    before = np.load(out)
+    caches = sorted((hybrid_home.path / "vectors").rglob("*.npz"))
+    assert caches
+    stamps = [c.stat().st_mtime_ns for c in caches]
+    out.unlink()
+    entry = build_vectors(hybrid_home, manifest, hybrid_home.path / manifest["index"])
+    assert entry == manifest["vectors"]
+    assert np.array_equal(np.load(out), before)
+    assert [c.stat().st_mtime_ns for c in caches] == stamps
+
+
+def test_publish_refuses_a_manifest_whose_vectors_file_is_missing(hybrid_home):
+    manifest = json.loads(hybrid_home.published_path.read_text())
+    bad = {**manifest, "vectors": {**manifest["vectors"], "path": "index/absent.vectors.npy"}}
+    before = hybrid_home.published_path.read_bytes()
+    with pytest.raises(IngestError):
+        lib_publish.publish(hybrid_home, bad)
+    assert hybrid_home.published_path.read_bytes() == before
+
+
+# --- search ----------------------------------------------------------------------------------
+
+
+def test_search_fuses_when_vectors_exist_and_can_be_told_not_to(hybrid_home):
+    cat = Catalog(hybrid_home)
+    try:
+        q = "async for chunk over a download with httpx AsyncClient"
+        fused = search(cat, q, library="httpx")
+        plain = search(cat, q, library="httpx", hybrid=False)
+    finally:
+        cat.close()
+    assert fused.hybrid and not plain.hybrid
+    assert fused.hits and plain.hits
+    # One hit per section in both.
+    for res in (fused, plain):
+        keys = [(h.source, h.path, h.anchor) for h in res.hits]
+        assert len(keys) == len(set(keys))
+
+
+def test_hybrid_ranks_real_httpx_questions_at_least_as_well_as_lexical(hybrid_home):
+    queries = [q for q in load_queries(DEV) if q["library"] == "httpx"]
+    assert len(queries) == 15
+    cat = Catalog(hybrid_home)
+    scores = {}
+    try:
+        for mode in (True, False):
+            rows = []
+            for q in queries:
+                hits = search(cat, q["query"], library="httpx", hybrid=mode).hits
+                ranked = [{"path": h.path, "anchor": h.anchor} for h in hits]
+                rows.append({"id": q["id"], "ranked": ranked})
+            scores[mode] = score_run(queries, rows)
+    finally:
+        cat.close()
+    assert scores[True]["mrr@10"] >= scores[False]["mrr@10"]
+    assert scores[True]["r@5"] >= scores[False]["r@5"]
+
+
+def test_cli_search_reports_hybrid_and_obeys_lexical(hybrid_home):
+    args = ["--home", str(hybrid_home.path), "search", "--json", "--no-project-aware"]
+    r = CliRunner().invoke(cli, [*args, "stream a large download"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["hybrid"] is True
+    r = CliRunner().invoke(cli, [*args, "--lexical", "stream a large download"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["hybrid"] is False
+
+
+def test_switching_hybrid_on_republishes_the_same_index_with_vectors(tmp_path):
+    home = make_home(tmp_path / "p", httpx_source())
+    ingest(home)
+    lexical = json.loads(home.published_path.read_text())
+    assert "vectors" not in lexical
+    cat = Catalog(home)  # stays open across the second ingest, as a server's would
+    try:
+        assert not search(cat, "timeouts").hybrid
+        with pytest.raises(SearchError) as e:
+            search(cat, "timeouts", hybrid=True)
+        assert e.value.code == "hybrid_unavailable"
+        _set_hybrid(home, True)
+        ingest(home)
+        manifest = json.loads(home.published_path.read_text())
+        assert manifest["publish_id"] == lexical["publish_id"]  # same snapshots, same index
+        assert manifest["vectors"]["rows"] > 0
+        assert search(cat, "timeouts").hybrid
+    finally:
+        cat.close()
+
+
+def test_vectors_cache_lives_under_the_home(hybrid_home):
+    caches = list((hybrid_home.path / "vectors").rglob("*.npz"))
+    manifest = json.loads(hybrid_home.published_path.read_text())
+    snaps = {s["snapshot"] for s in manifest["sources"].values()}
+    assert {Path(c).stem for c in caches} == snaps
