@@ -7,6 +7,7 @@ through search with each backend, and scores each run with the shared scorer::
 
     .venv/bin/python scripts/eval_dev.py [--backend bm25,fts] [--home DIR] [--reuse [--reindex]]
                                          [--out DIR] [--json SUMMARY.json] [--hybrid]
+                                         [--queries FILE.jsonl]
 
 ``--reuse --reindex`` rebuilds only the search index from the published snapshots (after a
 change to the index SQL or the scoring's ``b``); postings come from the snapshots, so a change
@@ -176,6 +177,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", help="write {backend: scorer summary} here")
     ap.add_argument("--halves", action="store_true", help="also score halves A and B")
     ap.add_argument(
+        "--queries",
+        help="query file in the dev set's format (default: <data>/eval/dev_queries.jsonl), "
+        "e.g. a held-out set over the same three doc sets",
+    )
+    ap.add_argument(
         "--hybrid",
         action="store_true",
         help="fuse with dense vectors (built into the home if absent); default: lexical only",
@@ -183,7 +189,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     data = data_dir()
-    queries = data / "eval" / "dev_queries.jsonl"
+    queries = Path(args.queries) if args.queries else data / "eval" / "dev_queries.jsonl"
     scorer = data / "eval" / "score_retrieval.py"
     with tempfile.TemporaryDirectory(prefix="docorbit-eval-") as tmp:
         home_dir = Path(args.home) if args.home else Path(tmp) / "home"

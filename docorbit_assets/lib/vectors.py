@@ -8,8 +8,9 @@ Contract:
     dense.MODEL_ID, "rows": n}`` for the manifest's ``vectors`` entry.
   - Snapshots are immutable, so each snapshot's vectors are computed once and cached under
     ``home/vectors/<model tag>/<snapshot>.npz`` (chunk ids + vectors); a later publication that
-    keeps the snapshot reuses them. A cache file that does not cover the snapshot's chunks is
-    recomputed, never trusted.
+    keeps the snapshot reuses them. A cache file whose chunk ids differ from the snapshot's is
+    recomputed, never trusted. The publication's file is always assembled anew from the caches
+    (milliseconds), so its rows follow the index's cids even if an index was rebuilt.
   - Files are written to a temp name and renamed into place, so a vectors file is either absent
     or complete; a failure raises ``IngestError`` (code ``ingest_failed``) and leaves no file.
   - Cost: ~15-40 ms per chunk on 2 cores (the model runs on the first ``dense.MAX_TOKENS``
@@ -18,7 +19,6 @@ Contract:
 
 from __future__ import annotations
 
-import contextlib
 import io
 import re
 from collections.abc import Callable
@@ -92,10 +92,6 @@ def build_vectors(home: Home, manifest: dict[str, Any], index_path: Path) -> dic
     if [r[0] for r in rows] != list(range(1, n + 1)):
         raise IngestError(f"{index_path}: search_docs ids are not 1..{n}; rebuild the index")
     entry = {"path": out.relative_to(home.path).as_posix(), "model": dense.MODEL_ID, "rows": n}
-    with contextlib.suppress(OSError, ValueError):
-        existing = np.load(out, mmap_mode="r", allow_pickle=False)
-        if existing.shape == (n, dense.DIM) and existing.dtype == np.float32:
-            return entry
     matrix = np.zeros((n, dense.DIM), dtype=np.float32)
     by_snapshot: dict[str, list[tuple[Any, ...]]] = {}
     for r in rows:
