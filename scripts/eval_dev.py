@@ -7,14 +7,16 @@ through search with each backend, and scores each run with the shared scorer::
 
     .venv/bin/python scripts/eval_dev.py [--backend bm25,fts] [--home DIR] [--reuse [--reindex]]
                                          [--out DIR] [--json SUMMARY.json] [--hybrid]
-                                         [--queries FILE.jsonl]
+                                         [--queries FILE.jsonl] [--context]
 
 ``--reuse --reindex`` rebuilds only the search index from the published snapshots (after a
 change to the index SQL or the scoring's ``b``); postings come from the snapshots, so a change
 to the analyzer needs a full build.
 
-``--hybrid`` adds the vectors file to the published index (``build_vectors``, as an ingest with
-``[settings] hybrid = true`` does) and scores hybrid search; without it search is lexical only.
+``--hybrid`` publishes the index with its vectors file (``build_vectors``, as an ingest with
+``[settings] hybrid = true`` does; cached per snapshot) and scores hybrid search; without it the
+index is published without vectors and search is lexical. ``--context`` also packs context for
+every question at 500 / 2000 / 8000 tokens and reports gold-inside counts and tokens used.
 
 ``--json`` writes ``{backend: scorer summary}`` (the scorer's ``--json`` output per backend).
 ``--halves`` also prints section MRR@10 / R@5 on two fixed halves of the query set (A: odd
@@ -27,6 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -79,12 +82,15 @@ def source_tables(cfg: SourceConfig, root: Path) -> dict[str, pa.Table]:
     return tables
 
 
-def add_vectors(home: Home) -> None:
-    """Give the published index its vectors file (hybrid search), as ingest does with hybrid on."""
+def set_hybrid(home: Home, on: bool) -> None:
+    """Publish the index with its vectors file (as ingest with hybrid on does) or without it."""
     manifest = json.loads(home.published_path.read_text(encoding="utf-8"))
-    t0 = time.perf_counter()
-    manifest["vectors"] = build_vectors(home, manifest, home.path / manifest["index"])
-    print(f"vectors built in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
+    if on:
+        t0 = time.perf_counter()
+        manifest["vectors"] = build_vectors(home, manifest, home.path / manifest["index"])
+        print(f"vectors built in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
+    else:
+        manifest.pop("vectors", None)
     atomic_write_json(home.published_path, manifest)
 
 
@@ -142,6 +148,28 @@ def halves(per_query: Path) -> str:
     return "\n".join(out)
 
 
+def context_report(catalog: Catalog, queries: Path, budgets=(500, 2000, 8000)) -> str:
+    """Per budget: questions with a gold section inside the pack, median tokens used, overruns."""
+    from docorbit_serve.context import pack_context
+    from docorbit_serve.evaluate import load_queries
+
+    qs = load_queries(queries)
+    lines = []
+    for budget in budgets:
+        inside, used, over = 0, [], 0
+        for q in qs:
+            pack = pack_context(catalog, q["query"], budget=budget, library=q.get("library"))
+            gold = {(g["path"], g["anchor"]) for g in q.get("gold", []) + q.get("alternates", [])}
+            inside += any((i.path, i.anchor) in gold for i in pack.items)
+            used.append(pack.tokens_used)
+            over += pack.tokens_used > budget
+        lines.append(
+            f"context budget {budget}: gold inside {inside}/{len(qs)}, "
+            f"median tokens {statistics.median(used):.0f}, over budget {over}"
+        )
+    return "\n".join(lines)
+
+
 def score(run: Path, queries: Path, scorer: Path, summary: Path) -> str:
     proc = subprocess.run(
         [
@@ -177,6 +205,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", help="write {backend: scorer summary} here")
     ap.add_argument("--halves", action="store_true", help="also score halves A and B")
     ap.add_argument(
+        "--context",
+        action="store_true",
+        help="also pack context at 500/2000/8000 tokens: gold inside, tokens used, overruns",
+    )
+    ap.add_argument(
         "--queries",
         help="query file in the dev set's format (default: <data>/eval/dev_queries.jsonl), "
         "e.g. a held-out set over the same three doc sets",
@@ -205,8 +238,7 @@ def main(argv: list[str] | None = None) -> int:
             t0 = time.perf_counter()
             build_index(home, manifest)
             print(f"index rebuilt in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
-        if args.hybrid:
-            add_vectors(home)
+        set_hybrid(home, args.hybrid)
         catalog = Catalog(home)
         results = {}
         for backend in [b.strip() for b in args.backend.split(",") if b.strip()]:
@@ -221,6 +253,8 @@ def main(argv: list[str] | None = None) -> int:
             if args.halves:
                 print(halves(summary.with_suffix(".per-query.jsonl")))
             results[backend] = json.loads(summary.read_text(encoding="utf-8"))
+        if args.context:
+            print(context_report(catalog, queries))
         catalog.close()
         if args.json:
             Path(args.json).write_text(json.dumps(results, indent=2, sort_keys=True) + "\n")
