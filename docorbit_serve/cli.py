@@ -153,9 +153,13 @@ def cli(
 
 
 @cli.command()
+@click.option("--hybrid/--lexical", "hybrid", default=None,
+              help="Set [settings] hybrid: build dense vectors at ingest for hybrid search "
+              "(better answers, ~20-45 ms of CPU per chunk) or not (default: leave as is; "
+              "a new project starts lexical).")  # fmt: skip
 @json_option
 @click.pass_obj
-def init(state: _State) -> None:
+def init(state: _State, hybrid: bool | None) -> None:
     """Create docorbit.toml in the project root and the home folder (idempotent)."""
     home = state.home()
     if home.project_root != home.path and not home.project_root.is_dir():
@@ -171,14 +175,20 @@ def init(state: _State) -> None:
     config_created = not home.config_path.exists()
     if config_created:
         save_registry(Registry(home.config_path))
+    reg = load_registry(home.config_path)
+    if hybrid is not None and reg.settings.get("hybrid") is not hybrid:
+        reg.settings["hybrid"] = hybrid
+        save_registry(reg)
     data: dict[str, Any] = {
         **home.to_json(),
         "config": str(home.config_path),
         "config_created": config_created,
         "home_created": home_created,
+        "hybrid": reg.hybrid,
     }
     verb = "created" if config_created else "exists:"
     text = f"{verb} {home.config_path}\nhome: {home.path}"
+    text += "\nsearch: hybrid (dense vectors at ingest)" if reg.hybrid else ""
     if home.path == home.project_root / ".docorbit":  # a project: pin its docs versions
         data["docs_lock"] = _lock_workspace(home, home.project_root, require_dependencies=True)
         if data["docs_lock"]["written"]:

@@ -6,7 +6,7 @@ What it does, each step through the real CLI as a subprocess (``.venv/bin/docorb
    previous demo folder is removed first, and only if it carries the demo's marker file);
 2. serves ``fixtures/site/`` (the "orbitkit" docs: an llms.txt and Markdown pages) on
    ``127.0.0.1:<free port>`` from a thread of this process;
-3. ``init``; ``add <repo>/docs`` (DocOrbit's own docs, a local source); ``add
+3. ``init --hybrid``; ``add <repo>/docs`` (DocOrbit's own docs, a local source); ``add
    http://127.0.0.1:PORT/`` (a web source discovered through its llms.txt); ``list``;
    ``ingest``; ``search`` in both libraries;
 4. prints where the data went (home, tables, published.json, index) and how to open the
@@ -110,6 +110,8 @@ def _show(arg: str) -> str:
 
 def show_hits(result: dict[str, Any]) -> int:
     hits = result.get("results") or []
+    if "hybrid" in result:
+        say(f"  ({'hybrid: lexical + dense' if result['hybrid'] else 'lexical'} ranking)")
     for h in hits[:3]:
         where = " > ".join([*h.get("breadcrumb", []), h.get("heading", "")]).strip(" >")
         say(f"  {h.get('score', 0):7.3f}  [{h.get('library')}] {h.get('path')}  {where}")
@@ -135,7 +137,7 @@ def main() -> int:
     with serve_site(SITE) as base:
         say(f"fixture docs site (orbitkit, llms.txt + Markdown) serving at {base}\n")
         host = base.split("//", 1)[1].rstrip("/")
-        run(project, "init")
+        run(project, "init", "--hybrid")  # dense vectors at ingest: hybrid search
         run(project, "add", str(REPO / "docs"), "--name", "docorbit-docs", "--library", "docorbit")
         run(
             project,
@@ -180,6 +182,9 @@ def main() -> int:
         manifest = json.loads(published.read_text())
         say(f"published.json {published}")
         say(f"index          {home / manifest.get('index', '')}")
+        if manifest.get("vectors"):
+            vec = manifest["vectors"]
+            say(f"vectors        {home / vec['path']}  ({vec['rows']} chunks, {vec['model']})")
         for name, src in sorted(manifest.get("sources", {}).items()):
             say(
                 f"  {name:14} snapshot {src.get('snapshot')}  ({src.get('kind')}: {src.get('location')})"

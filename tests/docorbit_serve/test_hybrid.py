@@ -245,3 +245,21 @@ def test_mcp_server_answers_from_a_hybrid_publication(hybrid_home, clean_env):
         cat.close()
     assert fused.hybrid
     assert [h["chunk_id"] for h in hits] == [h.chunk_id for h in fused.hits]
+
+
+def test_init_sets_and_clears_the_hybrid_setting(tmp_path):
+    project = tmp_path / "proj"
+    project.mkdir()
+    base = ["-p", str(project), "init", "--json"]
+    r = CliRunner().invoke(cli, base)
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["hybrid"] is False
+    r = CliRunner().invoke(cli, [*base, "--hybrid"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["hybrid"] is True
+    config = project / "docorbit.toml"
+    assert load_registry(config).hybrid is True
+    r = CliRunner().invoke(cli, base)  # no flag: left as it is
+    assert json.loads(r.stdout)["hybrid"] is True
+    r = CliRunner().invoke(cli, [*base, "--lexical"])
+    assert json.loads(r.stdout)["hybrid"] is False and load_registry(config).hybrid is False
