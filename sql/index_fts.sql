@@ -1,13 +1,14 @@
--- Build the FTS-extension index over the chunks (needs search_docs and postings; FTS loaded).
+-- Build the FTS-extension index over the chunks (from sql/index_stage.sql's TEMP tables; the
+-- FTS extension loaded).
 -- The documents are the pipeline's analysed terms (one column per field, each term repeated
 -- tf times), so the FTS backend sees exactly the tokens the postings backend sees; the FTS
 -- tokenizer is therefore told not to stem, stop, lowercase or strip anything.
 CREATE TABLE fts_docs AS
 WITH f AS (
-    SELECT p.chunk_id, p.field,
+    SELECT p.cid, p.field,
            string_agg(trim(repeat(p.term || ' ', p.tf)), ' ' ORDER BY p.term) AS txt
-    FROM postings p
-    GROUP BY p.chunk_id, p.field
+    FROM staged_postings p
+    GROUP BY p.cid, p.field
 )
 SELECT d.cid,
        coalesce(max(f.txt) FILTER (WHERE f.field = 'body'), '') AS body,
@@ -16,8 +17,8 @@ SELECT d.cid,
        coalesce(max(f.txt) FILTER (WHERE f.field = 'title'), '') AS title,
        coalesce(max(f.txt) FILTER (WHERE f.field = 'code'), '') AS code,
        coalesce(max(f.txt) FILTER (WHERE f.field = 'symbol'), '') AS symbol
-FROM search_docs d
-LEFT JOIN f ON f.chunk_id = d.chunk_id
+FROM staged_docs d
+LEFT JOIN f ON f.cid = d.cid
 GROUP BY d.cid
 ORDER BY d.cid;
 

@@ -4,7 +4,7 @@
 -- Per branch: $term_<i>, the analysed term. $weights: per branch the term's query weight
 -- (1 = typed, less = expansion); $w_<field>: field weights; $k1: saturation;
 -- {filter}: sql/search_bm25_filter.sql when a library or version is given, else nothing;
--- $cap: row cap. Returns chunk_id, score, matched, source, path,
+-- $cap: row cap. Returns cid, chunk_id, score, matched, source, path,
 -- anchor, heading, level, parent_id, has_code, library, version, best first.
 -- BM25F: per chunk and term, x = sum over fields of w_field * ntf (length-normalised tf);
 -- score = sum over terms of weight * idf * x * (k1 + 1) / (k1 + x). Only the top $cap chunks
@@ -29,7 +29,7 @@ top AS (
     ORDER BY score DESC, cid
     LIMIT $cap
 )
-SELECT d.chunk_id, t.score, t.matched, d.source, d.path, d.anchor, d.heading, d.level,
+SELECT t.cid, d.chunk_id, t.score, t.matched, d.source, d.path, d.anchor, d.heading, d.level,
        d.parent_id, d.has_code, d.library, d.version
 FROM top t
 JOIN search_docs d ON d.cid = t.cid

@@ -27,7 +27,7 @@ top AS (
     ORDER BY score DESC, cid
     LIMIT $cap
 )
-SELECT d.chunk_id, t.score, t.matched, d.source, d.path, d.anchor, d.heading, d.level,
+SELECT t.cid, d.chunk_id, t.score, t.matched, d.source, d.path, d.anchor, d.heading, d.level,
        d.parent_id, d.has_code, d.library, d.version
 FROM top t
 JOIN search_docs d ON d.cid = t.cid

@@ -4,13 +4,24 @@ Reads the frozen snapshot Parquet of every source named in ``manifest["sources"]
 (``tables/<table>/source=<s>/snapshot=<id>/part-0.parquet``) and writes one self-contained
 DuckDB file holding:
   - the tables ``INDEX_TABLES`` (schemas.py columns + ``snapshot``; a table no source froze is
-    created empty with its schema);
-  - the postings-BM25 structures (``sql/index_bm25.sql``): ``search_docs`` (integer chunk ids and
-    filter columns), ``bm25_fields`` (average field lengths), ``bm25_terms`` (term dictionary with
-    df and idf), ``bm25_postings`` (one row per term and chunk: the term, its idf and one
-    length-normalised tf column per field in ``BM25_FIELDS``, stored in term order);
+    created empty with its schema); the frozen ``postings`` are an input only (staged in
+    connection memory, ``sql/index_stage.sql``), not stored;
+  - the postings-BM25 structures: ``bm25_fields`` (average field lengths) and ``bm25_terms``
+    (term dictionary with df and idf) (``sql/index_bm25_terms.sql``), ``bm25_postings`` (one
+    row per term and chunk: the term, its idf and one length-normalised tf column per field in
+    ``BM25_FIELDS``, stored in term order; ``sql/index_bm25.sql``), and ``search_docs``
+    (integer chunk ids ``cid`` = the chunk's rowid + 1, filter and re-ranking columns;
+    ``sql/index_docs.sql``);
   - the FTS-extension index over ``fts_docs`` (``sql/index_fts.sql``);
   - ``index_meta`` (publish id, schema/analyzer/scoring versions, k1, b).
+
+Row groups are sized per table for how search reads it (``PHASES``): the default 122,880 rows
+for the catalog tables, the term dictionary and the FTS index; ``POSTINGS_ROW_GROUP`` for
+``bm25_postings`` (a query term's branch scans fewer rows around its term);
+``LOOKUP_ROW_GROUP`` for ``chunks`` and ``search_docs`` (a search reads ~100 scattered rows
+of them). DuckDB sets the size per attached session and a checkpoint merges a table's row
+groups up to the current session's size (never splits them), so the file is attached once per
+phase, largest size first.
 
 The file is written to a temp name in the same folder, checkpointed, fsynced and renamed into
 place with ``os.replace``, so ``index/<publish_id>.duckdb`` is either absent or complete. A
@@ -22,6 +33,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import shutil
 import uuid
 from pathlib import Path
 from typing import Any
@@ -50,10 +62,18 @@ INDEX_TABLES = (
     "examples",
     "pitfalls",
     "links",
-    "postings",
 )
 # The per-field columns of bm25_postings (sql/index_bm25.sql, sql/search_bm25*.sql).
 BM25_FIELDS = ("body", "heading", "breadcrumb", "title", "code", "symbol")
+# Rows per row group (see the module docstring); None = DuckDB's default (122,880).
+POSTINGS_ROW_GROUP = 16_384
+LOOKUP_ROW_GROUP = 2_048
+# (row group size, tables created from the staged Arrow inputs, SQL scripts), in build order.
+PHASES: tuple[tuple[int | None, tuple[str, ...], tuple[str, ...]], ...] = (
+    (None, tuple(t for t in INDEX_TABLES if t != "chunks"), ("index_bm25_terms", "index_fts")),
+    (POSTINGS_ROW_GROUP, (), ("index_bm25",)),
+    (LOOKUP_ROW_GROUP, (), ("index_docs", "index_meta")),
+)
 _SAFE_ID = re.compile(r"^[A-Za-z0-9_-]{1,128}$")
 _PARAM = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 
@@ -116,6 +136,34 @@ def _remove(path: Path) -> None:
             p.unlink()
 
 
+def _attach(con: duckdb.DuckDBPyConnection, path: Path, row_group: int | None) -> None:
+    # ATTACH takes a literal, not a parameter; the path is ours (home/index/.<safe id>.tmp...),
+    # and single quotes are doubled so that no path can break out of the literal.
+    literal = str(path).replace("'", "''")
+    option = f" (ROW_GROUP_SIZE {int(row_group)})" if row_group else ""
+    con.execute(f"ATTACH '{literal}' AS idx{option}")
+    con.execute("USE idx")
+
+
+def _detach(con: duckdb.DuckDBPyConnection) -> None:
+    con.execute("CHECKPOINT idx")
+    con.execute("USE memory")
+    con.execute("DETACH idx")
+
+
+def _stage(con: duckdb.DuckDBPyConnection, home: Home, sources: dict[str, Any]) -> None:
+    """TEMP tables of the chunks and postings (``sql/index_stage.sql``), in connection memory."""
+    chunks = _gather(home, "chunks", sources)
+    postings = _gather(home, "postings", sources)
+    con.register("chunks_in", chunks)
+    con.register("postings_in", postings)
+    try:
+        _run(con, "index_stage", {})
+    finally:
+        con.unregister("chunks_in")
+        con.unregister("postings_in")
+
+
 def build_index(home: Home, manifest: dict[str, Any], *, cfg: ScoringConfig = SCORING) -> Path:
     """Build the search index of a candidate publication; returns its final path."""
     publish_id = str(manifest.get("publish_id") or "")
@@ -130,6 +178,7 @@ def build_index(home: Home, manifest: dict[str, Any], *, cfg: ScoringConfig = SC
     home.index_dir.mkdir(parents=True, exist_ok=True)
     final = home.index_dir / f"{publish_id}.duckdb"
     tmp = home.index_dir / f".{publish_id}.{uuid.uuid4().hex[:12]}.tmp.duckdb"
+    spill = tmp.with_name(tmp.name + ".spill")
     params = {
         "k1": cfg.k1,
         "b": cfg.b,
@@ -138,19 +187,21 @@ def build_index(home: Home, manifest: dict[str, Any], *, cfg: ScoringConfig = SC
         "analyzer_version": ANALYZER_VERSION,
         "scoring_version": cfg.version,
     }
-    params_text = {k: str(v) for k, v in params.items()}
+    script_params = {"index_meta": {k: str(v) for k, v in params.items()}}
     try:
-        con = duckdb.connect(str(tmp), config=dict(DUCKDB_CONFIG))
+        # An in-memory connection: the staged inputs stay in its memory (spilling under the
+        # index folder, not the working directory); the index file is attached per phase.
+        con = duckdb.connect(config={**DUCKDB_CONFIG, "temp_directory": str(spill)})
         try:
             load_extension(con)
-            for table in INDEX_TABLES:
-                tbl = _gather(home, table, sources)
-                if table == "chunks":  # stored in id order: id lookups skip row groups
-                    tbl = tbl.sort_by("id")
-                con.from_arrow(tbl).create(table)
-            _run(con, "index_bm25", params)
-            _run(con, "index_fts", params)
-            _run(con, "index_meta", params_text)  # ends with CHECKPOINT
+            _stage(con, home, sources)
+            for row_group, tables, scripts in PHASES:
+                _attach(con, tmp, row_group)
+                for table in tables:
+                    con.from_arrow(_gather(home, table, sources)).create(table)
+                for script in scripts:
+                    _run(con, script, script_params.get(script, params))
+                _detach(con)
         finally:
             con.close()
         _fsync(tmp)
@@ -162,4 +213,6 @@ def build_index(home: Home, manifest: dict[str, Any], *, cfg: ScoringConfig = SC
     except BaseException:
         _remove(tmp)
         raise
+    finally:
+        shutil.rmtree(spill, ignore_errors=True)
     return final

@@ -170,10 +170,11 @@ def _hit(row: dict[str, Any]) -> Hit:
     )
 
 
-def _rows(cur: duckdb.DuckDBPyConnection, ids: list[str]) -> dict[str, dict[str, Any]]:
-    if not ids:
+def _rows(cur: duckdb.DuckDBPyConnection, cids: list[int]) -> dict[int, dict[str, Any]]:
+    """Full rows of chunks by ``cid`` (the chunk's rowid + 1: read by rowid, not by id)."""
+    if not cids:
         return {}
-    res = cur.execute(sql("search_hits"), {"ids": ids})
+    res = cur.execute(sql("search_hits"), {"rows": [c - 1 for c in cids]})
     names = [d[0] for d in res.description]
     return {r[0]: dict(zip(names, r, strict=True)) for r in res.fetchall()}
 
@@ -252,8 +253,8 @@ def search(
             more = len(cands) > pool
             cands = cands[:pool]
             if cfg.needs_text:
-                texts = _rows(cur, [c["chunk_id"] for c in cands])
-                cands = [{**texts[c["chunk_id"]], **c} for c in cands if c["chunk_id"] in texts]
+                texts = _rows(cur, [c["cid"] for c in cands])
+                cands = [{**texts[c["cid"]], **c} for c in cands if c["cid"] in texts]
             ranked = _one_per_section(rerank(cands, q, cfg))
             if vectors is not None:
                 from docorbit_serve.search.hybrid import fuse  # numpy only when hybrid
@@ -262,13 +263,11 @@ def search(
                     fuse(cur, vectors, query, ranked, library=library, version=version, cfg=cfg)
                 )
             window = ranked[offset:window_end]
-            rows = _rows(cur, [c["chunk_id"] for c in window])
+            rows = _rows(cur, [c["cid"] for c in window])
     finally:
         cur.close()
     truncated = cut and (more or len(ranked) > window_end)
-    hits = [
-        _hit({**rows[c["chunk_id"]], "score": c["score"]}) for c in window if c["chunk_id"] in rows
-    ]
+    hits = [_hit({**rows[c["cid"]], "score": c["score"]}) for c in window if c["cid"] in rows]
     return SearchResult(
         query=query,
         hits=hits,

@@ -1,8 +1,9 @@
 """Postings-BM25 backend: core DuckDB SQL over the index's precomputed postings weights.
 
 Contract: ``candidates(cur, terms, ...)`` runs ``sql/search_bm25.sql`` and returns up to
-``cap`` dicts ``{chunk_id, score, matched, source, path, anchor, heading, level, parent_id,
-has_code, library, version}`` best first (ties by chunk id). ``terms`` is a list of terms
+``cap`` dicts ``{cid, chunk_id, score, matched, source, path, anchor, heading, level,
+parent_id, has_code, library, version}`` best first (ties by chunk id; ``cid`` is the chunk's
+integer id in ``search_docs``, in chunk id order). ``terms`` is a list of terms
 (weight 1) or a ``{term: weight}`` mapping (query expansions carry weights below 1; a weight
 scales the term's idf). No extension is needed. The score is BM25F: per query term,
 ``x = sum over fields of w_field * tf / (1 - b + b * len / avglen)`` (the last factor
@@ -15,7 +16,9 @@ How it stays fast (index layout in ``sql/index_bm25.sql``): ``bm25_postings`` ho
 (term, chunk) with the term string, its idf and the per-field weights inline, stored in term
 order. A query is one statement: one ``term = $term_<i>`` branch per query term under
 ``UNION ALL`` (each reads only the row groups of its term; no vocabulary lookup), summed per
-chunk, cut to the top ``cap``, and only those rows are joined to ``search_docs``. The SQL text
+chunk, cut to the top ``cap``, and only those rows are joined to ``search_docs`` (stored in
+small row groups, and the serving connections let the join hand its ~100 ids to the scan as a
+filter: ``fts.DUCKDB_CONFIG``, so the join reads the row groups holding them, not all of it). The SQL text
 for ``n`` terms is built once from the files in ``sql/`` (``search_bm25_term.sql`` repeated with
 its branch number); values are always bound as named parameters, never formatted into SQL.
 Stem variants (``cfg.w_variant > 0``) use ``sql/search_bm25_variants.sql``: each branch reads

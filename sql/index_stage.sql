@@ -1,0 +1,22 @@
+-- Stage the inputs of an index build in TEMP tables (connection memory, never in the file).
+-- Needs the registered Arrow tables `chunks_in` (every chunk, conformed) and `postings_in` (the
+-- frozen postings). staged_chunks: the chunks in id order. staged_docs: one integer id per
+-- chunk (cid = its position in id order, 1..n) with the filter columns and what re-ranking
+-- reads. staged_postings: the postings with that integer id instead of the chunk id string, so
+-- every later step joins on integers (postings of chunks that are not in the index drop out).
+CREATE TEMP TABLE staged_chunks AS
+SELECT * FROM chunks_in ORDER BY id;
+
+CREATE TEMP TABLE staged_docs AS
+SELECT (row_number() OVER (ORDER BY id))::INTEGER AS cid,
+       id AS chunk_id, library, version, source, path, anchor,
+       coalesce(heading, '') AS heading, coalesce(level, 0)::INTEGER AS level,
+       coalesce(parent_id, '') AS parent_id,
+       (coalesce(len(code_blocks), 0) > 0) AS has_code
+FROM staged_chunks
+ORDER BY cid;
+
+CREATE TEMP TABLE staged_postings AS
+SELECT d.cid, p.field, p.term, p.tf, p.doc_len
+FROM postings_in p
+JOIN staged_docs d ON d.chunk_id = p.chunk_id;
