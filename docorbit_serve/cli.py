@@ -43,7 +43,7 @@ from docorbit_serve.errors import (
     NotFound,
     UsageError,
 )
-from docorbit_serve.home import Home, resolve_home
+from docorbit_serve.home import Home, resolve_home, workspace_root
 from docorbit_serve.registry import KINDS, Registry, SourceConfig, load_registry, save_registry
 
 __all__ = ["EXIT_CODES", "cli", "main"]
@@ -866,8 +866,6 @@ def _published_manifest(home: Home) -> dict[str, Any]:
 
 
 def _workspace_dir(state: _State, home: Home, workspace: str | None) -> Path | None:
-    from docorbit_serve.versioned import workspace_root
-
     root = workspace_root(home, workspace or state.project)
     if root is not None and not root.is_dir():
         raise InputError(f"workspace folder {root} does not exist", detail={"workspace": str(root)})
@@ -884,10 +882,12 @@ def _search_versioned(
     state: _State, catalog: Any, query: str, *, workspace: str | None, **kw: Any
 ) -> bool:
     """Run and print a version-aware search; False (nothing printed) when no pin applies."""
+    root = _workspace_dir(state, catalog.home, workspace)
+    if root is None:  # no workspace: the scanners (versioned, workspace) are never imported
+        return False
     from docorbit_serve.versioned import render_notices, versioned_search, workspace_pins
 
-    root = _workspace_dir(state, catalog.home, workspace)
-    pins = workspace_pins(root, catalog.manifest()) if root is not None else {}
+    pins = workspace_pins(root, catalog.manifest())
     if not pins:
         return False
     res = versioned_search(catalog, query, pins=pins, **kw)

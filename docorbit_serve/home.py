@@ -18,6 +18,11 @@ Layout under home (``Home``):
 
 The project root (where ``docorbit.toml`` lives) is the parent of a project home, or the
 directory given by ``-p``; a global home keeps its ``docorbit.toml`` inside itself.
+
+``workspace_root(home, project, cwd)`` / ``find_workspace(start)``: the workspace whose
+dependency versions count (re-exported by ``versioned``). They live here, with no imports
+beyond the standard library, so a command finds out that there is no workspace without
+loading the workspace scanners.
 """
 
 from __future__ import annotations
@@ -36,7 +41,9 @@ __all__ = [
     "atomic_write_bytes",
     "atomic_write_json",
     "find_project_root",
+    "find_workspace",
     "resolve_home",
+    "workspace_root",
 ]
 
 PROJECT_MARKERS = (
@@ -65,6 +72,41 @@ def find_project_root(start: Path, *, stop: Path | None = None) -> Path | None:
             return None
         cur = cur.parent
     return None
+
+
+def _is_workspace(d: Path) -> bool:
+    if any((d / m).exists() for m in (*PROJECT_MARKERS, "docs.lock")):
+        return True
+    return any(d.glob("requirements*.txt"))
+
+
+def find_workspace(start: Path, *, stop: Path | None = None) -> Path | None:
+    """Nearest folder at or above ``start`` holding a manifest, docs.lock or project marker
+    (``requirements*.txt`` counts, unlike ``home.find_project_root``); never ``stop`` or above."""
+    stop = (stop or Path.home()).resolve()
+    cur = start.resolve()
+    while cur != stop:
+        if _is_workspace(cur):
+            return cur
+        if cur.parent == cur:
+            return None
+        cur = cur.parent
+    return None
+
+
+def workspace_root(
+    home: Home,
+    project: str | os.PathLike[str] | None = None,
+    cwd: Path | None = None,
+) -> Path | None:
+    """The workspace whose versions count: ``project`` (``-p DIR`` or ``--workspace DIR``);
+    else the project of a project home; else the nearest workspace above ``cwd`` (global or
+    explicit homes, e.g. an MCP server started in the project). None when there is none."""
+    if project:
+        return Path(project).expanduser().resolve()
+    if home.path == home.project_root / ".docorbit":
+        return home.project_root
+    return find_workspace(cwd or Path.cwd())
 
 
 @dataclass(frozen=True)

@@ -55,14 +55,13 @@ resolution (``docorbit update``), not an input here.
 from __future__ import annotations
 
 import dataclasses
-import os
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from docorbit_serve.home import PROJECT_MARKERS, Home
+from docorbit_serve.home import find_workspace, workspace_root
 from docorbit_serve.search import MAX_RESULTS, Hit, SearchResult, search
 from docorbit_serve.workspace import (
     DOCS_LOCK,
@@ -110,41 +109,6 @@ POOL = 60  # candidates asked from search per request (at least 3x the window)
 
 
 # --------------------------------------------------------------------------- pins
-
-
-def _is_workspace(d: Path) -> bool:
-    if any((d / m).exists() for m in (*PROJECT_MARKERS, "docs.lock")):
-        return True
-    return any(d.glob("requirements*.txt"))
-
-
-def find_workspace(start: Path, *, stop: Path | None = None) -> Path | None:
-    """Nearest folder at or above ``start`` holding a manifest, docs.lock or project marker
-    (``requirements*.txt`` counts, unlike ``home.find_project_root``); never ``stop`` or above."""
-    stop = (stop or Path.home()).resolve()
-    cur = start.resolve()
-    while cur != stop:
-        if _is_workspace(cur):
-            return cur
-        if cur.parent == cur:
-            return None
-        cur = cur.parent
-    return None
-
-
-def workspace_root(
-    home: Home,
-    project: str | os.PathLike[str] | None = None,
-    cwd: Path | None = None,
-) -> Path | None:
-    """The workspace whose versions count: ``project`` (``-p DIR`` or ``--workspace DIR``);
-    else the project of a project home; else the nearest workspace above ``cwd`` (global or
-    explicit homes, e.g. an MCP server started in the project). None when there is none."""
-    if project:
-        return Path(project).expanduser().resolve()
-    if home.path == home.project_root / ".docorbit":
-        return home.project_root
-    return find_workspace(cwd or Path.cwd())
 
 
 def indexed_versions(manifest: Mapping[str, Any]) -> dict[str, list[str]]:
