@@ -9,8 +9,11 @@ GROUP BY field
 ORDER BY field;
 
 -- Term dictionary: df = chunks holding the term in any field; Lucene-style non-negative idf.
+-- (Two plain GROUP BYs rather than count(DISTINCT cid): those spill to disk, a DISTINCT
+-- aggregate's sets do not, and at 1M chunks they outgrew memory.)
 CREATE TABLE bm25_terms AS
-WITH df AS (SELECT term, count(DISTINCT cid) AS df FROM staged_postings GROUP BY term),
+WITH tc AS (SELECT term, cid FROM staged_postings GROUP BY term, cid),
+     df AS (SELECT term, count(*) AS df FROM tc GROUP BY term),
      n AS (SELECT count(*)::DOUBLE AS n FROM staged_docs)
 SELECT (row_number() OVER (ORDER BY term))::INTEGER AS term_id, term, df::INTEGER AS df,
        ln(1 + (n.n - df + 0.5) / (df + 0.5)) AS idf

@@ -3,6 +3,9 @@
 -- chunks: stored in id order. search_docs: one integer id per chunk (cid) with the filter
 -- columns and what re-ranking reads; cid = the chunk's rowid + 1, so the rows of a hit are
 -- fetched by rowid (sql/search_hits.sql), and cid order is chunk id order (ties break alike).
+-- The staged postings are used up (sql/index_bm25.sql ran before): their memory back.
+DROP TABLE staged_postings;
+
 CREATE TABLE chunks AS
 SELECT * FROM staged_chunks ORDER BY id;
 

@@ -1,6 +1,6 @@
--- Stage the inputs of an index build in TEMP tables (connection memory, never in the file).
--- Needs the registered Arrow tables `chunks_in` (every chunk, conformed) and `postings_in` (the
--- frozen postings). staged_chunks: the chunks in id order. staged_docs: one integer id per
+-- Stage the inputs of an index build in TEMP tables (connection memory, spilled to disk by
+-- DuckDB when large; never in the index file). Needs `chunks_in` (every chunk, conformed Arrow)
+-- and `postings_in` (a view over the frozen postings Parquet files). staged_chunks: the chunks in id order. staged_docs: one integer id per
 -- chunk (cid = its position in id order, 1..n) with the filter columns and what re-ranking
 -- reads. staged_postings: the postings with that integer id instead of the chunk id string, so
 -- every later step joins on integers (postings of chunks that are not in the index drop out).

@@ -5,6 +5,7 @@ from __future__ import annotations
 import duckdb
 import pytest
 
+from docorbit_assets.lib import index
 from docorbit_assets.lib.index import INDEX_TABLES, build_index
 from docorbit_serve.errors import IngestError
 from docorbit_serve.home import Home
@@ -77,3 +78,35 @@ def test_build_index_refuses_a_publish_id_that_is_not_a_file_name(frozen):
     home, manifest = frozen
     with pytest.raises(IngestError):
         build_index(home, {**manifest, "publish_id": "../evil"})
+
+
+def test_fts_documents_and_bm25_tables_do_not_depend_on_the_batch_size(frozen, monkeypatch):
+    home, manifest = frozen
+    tables = ("fts_docs", "bm25_postings", "bm25_terms", "search_docs")
+
+    def contents():
+        con = duckdb.connect(str(build_index(home, manifest)), read_only=True)
+        try:
+            return {t: con.execute(f"SELECT * FROM {t}").fetchall() for t in tables}
+        finally:
+            con.close()
+
+    whole = contents()
+    monkeypatch.setattr(index, "FTS_BATCH", 2)
+    assert contents() == whole
+
+
+def test_search_docs_ids_are_chunk_rowids_in_chunk_id_order(frozen):
+    home, manifest = frozen
+    con = duckdb.connect(str(build_index(home, manifest)), read_only=True)
+    try:
+        rows = con.execute(
+            "SELECT d.cid, c.rowid, c.id FROM search_docs d JOIN chunks c ON c.id = d.chunk_id "
+            "ORDER BY d.cid"
+        ).fetchall()
+        assert [r[0] for r in rows] == [r[1] + 1 for r in rows] == list(range(1, len(rows) + 1))
+        assert [r[2] for r in rows] == sorted(r[2] for r in rows)
+        tables = {r[0] for r in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
+        assert "postings" not in tables  # the frozen postings are an input, not kept
+    finally:
+        con.close()
