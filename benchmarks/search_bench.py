@@ -1,17 +1,25 @@
 """Search benchmark: build time, index size, p50/p95 and start-to-first-answer per backend.
 
-    .venv/bin/python benchmarks/search_bench.py [--sizes 10000,100000] [--big] [--work DIR]
-                                                [--budget 40] [--passes 3] [--queries 100]
+    .venv/bin/python benchmarks/search_bench.py [--sizes 10000,100000,1000000] [--work DIR]
+                                                [--rebuild] [--budget 40] [--passes 3]
+                                                [--queries 100]
 
-For each size (default 10k and 100k chunks; ``--big`` adds 1M) it prints, in one run:
+For each size (default 10k, 100k and 1M chunks, in one run; ``make bench``) it prints:
 
-- ``build_index`` time and index file size of the DocOrbit index (both backends live in it);
+- the wall time of making the corpus (replicas) and of ``build_index`` (the DocOrbit index;
+  both backends live in it) and the index file size;
 - search p50/p95 of each backend (``bm25``, ``fts``) through the public ``search()`` (query
   understanding, candidates, re-ranking, fetching the hits' rows: what a caller waits for);
 - the same for SQLite FTS5 (stdlib ``sqlite3``, ``porter unicode61``, ``ORDER BY rank``, content
-  stored, the top 10 rows' heading and text fetched) over the same chunk texts;
+  stored, the top 10 rows' heading and text fetched) over the same chunk texts, with its build
+  time and file size;
 - start-to-first-answer: a fresh ``docorbit search`` subprocess on the published index (median
-  of 3, OS page cache warm), next to a fresh ``python -c`` process doing one FTS5 query.
+  of 3, OS page cache warm), next to a fresh ``python -S -c`` process doing one FTS5 query;
+
+and ends with one table of every size. A whole default run takes ~35 min on 2 busy cores
+(most of it the 1M corpus: ~340 replicas through the analyzer, the 1M index build, the FTS5
+build) and ~9 GB of disk in a temp folder; ``--work DIR`` keeps the corpus and indexes there
+and a second run reuses them (``reused`` in the build column; ``--rebuild`` rebuilds indexes).
 
 Corpus (the PERFORMANCE-NOTES method, on this project's data): the real chunks of the three dev
 doc sets (fastapi, pydantic, httpx) through the pipeline's lib functions, plus perturbed
@@ -19,8 +27,9 @@ replicas up to the size: each replica renames ~30% of the words of 4+ letters wi
 replica suffix (chosen per word and replica by a stable hash, so the vocabulary grows as if
 from new libraries), drops ~10% of the paragraphs after the first, and tags the breadcrumb
 with a version. Replica postings come from the pipeline's ``build_postings`` over the perturbed
-text, so both engines index exactly the same text. Replicas are built in worker processes and
-written straight into the home's table folders (one synthetic source per replica).
+text, so both engines index exactly the same text. Replicas are built in worker processes
+(``--workers``, default 2) and written straight into the home's table folders (one synthetic
+source per replica); a larger size reuses the smaller sizes' full replicas.
 
 Queries: the 45 dev questions plus heading ("how to ...") and identifier queries drawn
 deterministically from the base chunks, no library filter. FTS5 gets the query's
@@ -63,7 +72,7 @@ from docorbit_serve.evaluate import load_queries  # noqa: E402
 from docorbit_serve.home import Home, atomic_write_json  # noqa: E402
 from docorbit_serve.registry import SourceConfig  # noqa: E402
 from docorbit_serve.schemas import SCHEMA_VERSION, empty_table, stable_id  # noqa: E402
-from docorbit_serve.search import BACKENDS, search  # noqa: E402
+from docorbit_serve.search import BACKENDS, DEFAULT_BACKEND, search  # noqa: E402
 from docorbit_serve.search.analyze import STOPWORDS  # noqa: E402
 
 BASE_LIBS = ("fastapi", "pydantic", "httpx")
@@ -305,7 +314,12 @@ def fts5_words(q: str) -> list[str]:
     return list(dict.fromkeys(words))
 
 
-def build_fts5(home: Home, entries: dict, db_path: Path) -> float:
+def build_fts5(home: Home, entries: dict, db_path: Path, rebuild: bool = True) -> float | None:
+    """Build the FTS5 table (seconds), or None when ``db_path`` exists and ``rebuild`` is off."""
+    done = db_path.with_name(db_path.name + ".done")
+    if not rebuild and db_path.is_file() and done.is_file():
+        return None
+    done.unlink(missing_ok=True)
     if db_path.exists():
         db_path.unlink()
     db = sqlite3.connect(db_path)
@@ -326,6 +340,7 @@ def build_fts5(home: Home, entries: dict, db_path: Path) -> float:
         )
     db.commit()
     db.close()
+    done.touch()
     return time.perf_counter() - t0
 
 
@@ -393,31 +408,37 @@ def run_size(
     target: int,
     queries: list[str],
     args: argparse.Namespace,
-) -> None:
+) -> list[tuple[str, ...]]:
+    """Build, measure and print one size; returns its table rows (with the size in front)."""
+    label = _size_label(target)
+    print(f"\n== {label}: {target} chunks", flush=True)
     t0 = time.perf_counter()
     entries = {**base_entries, **corpus_sources(home, base_path, n_base, target, args.workers)}
-    replicas = time.perf_counter() - t0
+    print(
+        f"   corpus: {len(entries) - len(base_entries)} replica sources ready in "
+        f"{time.perf_counter() - t0:.0f} s",
+        flush=True,
+    )
     path, secs = publish(home, entries, args.rebuild)
     build = "reused" if secs is None else f"{secs:.1f}"
     size_mb = path.stat().st_size / 1e6
-    print(
-        f"\n== {_size_label(target)}: {target} chunks ({len(entries) - len(base_entries)} "
-        f"replica sources, made in {replicas:.0f} s)",
-        flush=True,
-    )
+    print(f"   docorbit index: build {build} s, {size_mb:.0f} MB", flush=True)
     db_path = home.path / f"fts5_{target}.db"
-    fts5_build = build_fts5(home, entries, db_path)
+    fts5_build = build_fts5(home, entries, db_path, args.rebuild)
+    fts5_label = "reused" if fts5_build is None else f"{fts5_build:.1f}"
+    print(f"   sqlite fts5: build {fts5_label} s", flush=True)
     db = sqlite3.connect(db_path)
     cat = Catalog(home)
     engines: dict[str, Callable[[str], object]] = {
-        f"docorbit {b}": (lambda q, b=b: search(cat, q, backend=b)) for b in sorted(BACKENDS)
+        f"docorbit {b}": (lambda q, b=b: search(cat, q, backend=b, hybrid=False))
+        for b in sorted(BACKENDS)
     }
     engines["sqlite fts5"] = lambda q: fts5_query(db, q)
     lat, passes = latency(engines, queries, args.passes, args.budget)
     cat.close()
     db.close()
     print(f"   latency: {len(queries)} queries x {passes} passes, engines interleaved", flush=True)
-    rows: list[tuple[str, str, str, str, str, str]] = []
+    rows: list[tuple[str, ...]] = []
     for b in sorted(BACKENDS):
         p50, p95 = lat[f"docorbit {b}"]
         cold = cold_docorbit(home, queries[0], b)
@@ -426,17 +447,27 @@ def run_size(
         )
     p50, p95 = lat["sqlite fts5"]
     cold = cold_fts5(db_path, queries[0])
+    fts5_mb = db_path.stat().st_size / 1e6
     rows.append(
-        (
-            "sqlite fts5",
-            f"{fts5_build:.1f}",
-            f"{db_path.stat().st_size / 1e6:.0f}",
-            f"{p50:.2f}",
-            f"{p95:.2f}",
-            f"{cold:.0f}",
-        )
+        ("sqlite fts5", fts5_label, f"{fts5_mb:.0f}", f"{p50:.2f}", f"{p95:.2f}", f"{cold:.0f}")
     )
-    head = ("engine", "build s", "index MB", "p50 ms", "p95 ms", "first answer ms")
+    _table(HEAD, rows)
+    ratio = lat[f"docorbit {DEFAULT_BACKEND}"][0] / max(lat["sqlite fts5"][0], 1e-9)
+    print(
+        "   (build s / index MB of docorbit = build_index of the whole index, both backends; "
+        f"first answer = fresh process to printed result; {DEFAULT_BACKEND} p50 / fts5 p50 = "
+        f"{ratio:.2f})",
+        flush=True,
+    )
+    if not args.work:
+        db_path.unlink()
+    return [(label, *r) for r in rows]
+
+
+HEAD = ("engine", "build s", "index MB", "p50 ms", "p95 ms", "first answer ms")
+
+
+def _table(head: tuple[str, ...], rows: list[tuple[str, ...]]) -> None:
     widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
     for r in [head, *rows]:
         print(
@@ -444,21 +475,14 @@ def run_size(
             + "  ".join(
                 c.rjust(w) if i else c.ljust(w)
                 for i, (c, w) in enumerate(zip(r, widths, strict=True))
-            )
+            ),
+            flush=True,
         )
-    print(
-        "   (build s / index MB of docorbit = build_index of the whole index, both backends; "
-        "first answer = fresh process to printed result)",
-        flush=True,
-    )
-    if not args.work:
-        db_path.unlink()
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--sizes", default="10000,100000", help="corpus sizes in chunks")
-    ap.add_argument("--big", action="store_true", help="also 1,000,000 chunks (tens of minutes)")
+    ap.add_argument("--sizes", default="10000,100000,1000000", help="corpus sizes in chunks")
     ap.add_argument("--work", default="", help="keep the corpus and indexes here (reused)")
     ap.add_argument("--rebuild", action="store_true", help="rebuild indexes found in --work")
     ap.add_argument("--passes", type=int, default=3)
@@ -466,10 +490,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--queries", type=int, default=100)
     ap.add_argument("--workers", type=int, default=max(1, min(2, os.cpu_count() or 1)))
     args = ap.parse_args(argv)
-    sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
-    if args.big and 1_000_000 not in sizes:
-        sizes.append(1_000_000)
+    sizes = sorted({int(s) for s in args.sizes.split(",") if s.strip()})
     data = _eval_dev().data_dir()
+    started = time.perf_counter()
     tmp = None
     if args.work:
         root = Path(args.work).resolve()
@@ -477,6 +500,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         tmp = tempfile.mkdtemp(prefix="docorbit-bench-")
         root = Path(tmp)
+    summary: list[tuple[str, ...]] = []
     try:
         home = Home(root / "home", root / "home")
         base_path = root / "base_chunks.parquet"
@@ -494,11 +518,15 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"{len(queries)} queries; {sys.version.split()[0]}, {os.cpu_count()} cores", flush=True
         )
-        for target in sorted(sizes):
-            run_size(home, base_entries, base_path, base.num_rows, target, queries, args)
+        for target in sizes:
+            summary.extend(
+                run_size(home, base_entries, base_path, base.num_rows, target, queries, args)
+            )
     finally:
         if tmp:
             shutil.rmtree(tmp, ignore_errors=True)
+    print(f"\n== all sizes (whole run {time.perf_counter() - started:.0f} s)")
+    _table(("size", *HEAD), summary)
     return 0
 
 
