@@ -180,13 +180,15 @@ class VectorIndex:
     def top(
         self, qvec: np.ndarray, k: int, allowed: np.ndarray | None = None
     ) -> list[tuple[int, float]]:
+        everything = np.asarray(self.vectors @ qvec, dtype=np.float32)
         if allowed is not None:
+            # Score every row, then pick: gathering the allowed rows first would copy them.
             rows = np.asarray(allowed, dtype=np.int64) - 1
             rows = rows[(rows >= 0) & (rows < len(self))]
-            sims = np.asarray(self.vectors[rows] @ qvec, dtype=np.float32)
+            sims = everything[rows]
         else:
             rows = None
-            sims = np.asarray(self.vectors @ qvec, dtype=np.float32)
+            sims = everything
         if sims.size == 0 or k <= 0:
             return []
         k = min(k, sims.size)
