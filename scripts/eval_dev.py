@@ -6,17 +6,18 @@ postings, snapshot.freeze), publishes it (build_index + published.json), runs th
 through search with each backend, and scores each run with the shared scorer::
 
     .venv/bin/python scripts/eval_dev.py [--backend bm25,fts] [--home DIR] [--reuse [--reindex]]
-                                         [--out DIR] [--json SUMMARY.json] [--hybrid]
+                                         [--out DIR] [--json SUMMARY.json] [--no-hybrid]
                                          [--queries FILE.jsonl] [--context]
 
 ``--reuse --reindex`` rebuilds only the search index from the published snapshots (after a
 change to the index SQL or the scoring's ``b``); postings come from the snapshots, so a change
 to the analyzer needs a full build.
 
-``--hybrid`` publishes the index with its vectors file (``build_vectors``, as an ingest with
-``[settings] hybrid = true`` does; cached per snapshot) and scores hybrid search; without it the
-index is published without vectors and search is lexical. ``--context`` also packs context for
-every question at 500 / 2000 / 8000 tokens and reports gold-inside counts and tokens used.
+By default the index is published with its vectors file (``build_vectors``, as an ingest with
+``[settings] hybrid = true`` does; cached per snapshot) and hybrid search is scored;
+``--no-hybrid`` publishes it without vectors and scores lexical search. ``--context`` also packs
+context for every question at 500 / 2000 / 8000 tokens and reports gold-inside counts and tokens
+used.
 
 ``--json`` writes ``{backend: scorer summary}`` (the scorer's ``--json`` output per backend).
 ``--halves`` also prints section MRR@10 / R@5 on two fixed halves of the query set (A: odd
@@ -216,8 +217,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument(
         "--hybrid",
-        action="store_true",
-        help="fuse with dense vectors (built into the home if absent); default: lexical only",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="fuse with dense vectors (built into the home if absent; the README's headline "
+        "configuration); --no-hybrid scores lexical search",
     )
     args = ap.parse_args(argv)
 

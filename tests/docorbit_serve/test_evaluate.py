@@ -56,7 +56,15 @@ def test_run_queries_honours_the_limit(tmp_path):
     assert len(rows[0]["ranked"]) == 2
 
 
-def test_dev_set_section_mrr_of_the_default_backend_beats_the_fts5_reference(tmp_path):
+# Reached: lexical 0.639 / 0.756 (analyzer 2, scoring 3, dev-fitted synonyms removed); hybrid
+# 0.728 / 0.867 (RRF k = 60 with all-MiniLM-L6-v2). Each bar is that minus a margin.
+@pytest.mark.timeout(900)  # hybrid embeds 3,078 chunks: ~100-140 s on 2 cores
+@pytest.mark.parametrize(
+    ("mode", "mrr", "r5"), [("--no-hybrid", 0.62, 0.75), ("--hybrid", 0.70, 0.84)]
+)
+def test_dev_set_section_mrr_of_the_default_backend_beats_the_fts5_reference(
+    tmp_path, mode, mrr, r5
+):
     summary = tmp_path / "summary.json"
     proc = subprocess.run(
         [
@@ -64,6 +72,7 @@ def test_dev_set_section_mrr_of_the_default_backend_beats_the_fts5_reference(tmp
             str(REPO / "scripts" / "eval_dev.py"),
             "--backend",
             DEFAULT_BACKEND,
+            mode,
             "--json",
             str(summary),
             "--out",
@@ -71,13 +80,11 @@ def test_dev_set_section_mrr_of_the_default_backend_beats_the_fts5_reference(tmp
         ],
         capture_output=True,
         text=True,
-        timeout=240,
+        timeout=900,
         env={"DOCORBIT_DATA": str(DATA.resolve()), "PATH": "/usr/bin:/bin"},
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
     scores = json.loads(summary.read_text())[DEFAULT_BACKEND]
     assert scores["all"]["n"] == 45
-    # Reached 0.640 / 0.778 (analyzer 2, scoring version 3, dev-fitted synonyms removed);
-    # the bar is that minus a margin.
-    assert scores["all"]["section"]["mrr@10"] >= 0.62
-    assert scores["all"]["section"]["r@5"] >= 0.75
+    assert scores["all"]["section"]["mrr@10"] >= mrr
+    assert scores["all"]["section"]["r@5"] >= r5
