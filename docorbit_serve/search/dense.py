@@ -14,8 +14,8 @@ Contract:
     memory-mapped; row ``cid - 1`` belongs to ``search_docs.cid``. ``.top(qvec, k, allowed)``
     -> ``[(cid, similarity)]`` best first (ties by cid), over the rows in ``allowed`` (cids) or
     all rows.
-  - ``warm_up()``: loads the model on a daemon thread (the MCP server calls it at start when
-    the publication has vectors).
+  - ``warm_up()``: loads the model on a background thread (the MCP server calls it at start
+    when the publication has vectors).
   - ``rrf(lists, k)``: reciprocal rank fusion (Cormack et al. 2009): per item, the sum over
     ranked lists of ``1 / (k + rank)`` (rank from 1), best first, ties by first appearance.
 
@@ -106,14 +106,17 @@ def _model() -> tuple[Any, Any]:
 
 
 def warm_up() -> threading.Thread:
-    """Load the model on a daemon thread (a server's first hybrid search then skips ~0.5-1 s);
-    a failure is left for the search that needs the model to report."""
+    """Load the model on a background thread (a server's first hybrid search then skips
+    ~0.5-1 s); a failure is left for the search that needs the model to report.
+
+    Not a daemon: a process that ends while onnxruntime is still building its session aborts
+    ("terminate called without an active exception"), so exit waits for the load (< 1 s)."""
 
     def load() -> None:
         with contextlib.suppress(SearchError):
             _model()
 
-    t = threading.Thread(target=load, name="docorbit-dense-warm-up", daemon=True)
+    t = threading.Thread(target=load, name="docorbit-dense-warm-up", daemon=False)
     t.start()
     return t
 

@@ -263,3 +263,18 @@ def test_init_sets_and_clears_the_hybrid_setting(tmp_path):
     assert json.loads(r.stdout)["hybrid"] is True
     r = CliRunner().invoke(cli, [*base, "--lexical"])
     assert json.loads(r.stdout)["hybrid"] is False and load_registry(config).hybrid is False
+
+
+def test_mcp_server_that_ends_at_once_does_not_abort_while_the_model_loads(hybrid_home):
+    import subprocess
+
+    # stdin at EOF: the server ends right away, while the warm-up is still loading the model.
+    proc = subprocess.run(
+        [sys.executable, "-m", "docorbit_serve", "--home", str(hybrid_home.path), "mcp"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "terminate called" not in proc.stderr
