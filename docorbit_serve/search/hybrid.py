@@ -29,8 +29,8 @@ def _allowed(
 ) -> np.ndarray | None:
     if library is None and version is None:
         return None
-    rows = cur.execute(sql("search_dense_allowed"), {"library": library, "version": version})
-    return np.array([r[0] for r in rows.fetchall()], dtype=np.int64)
+    res = cur.execute(sql("search_dense_allowed"), {"library": library, "version": version})
+    return np.asarray(res.fetchnumpy()["cid"], dtype=np.int64)  # no Python tuple per row
 
 
 def fuse(
@@ -57,4 +57,4 @@ def fuse(
             rows.setdefault(row["chunk_id"], row)
             dense_ids.append(row["chunk_id"])
     fused = dense.rrf([[c["chunk_id"] for c in ranked[:depth]], dense_ids], cfg.rrf_k)
-    return [{**rows[str(cid)], "score": score} for cid, score in fused]
+    return [{**rows[str(chunk_id)], "score": score} for chunk_id, score in fused]
