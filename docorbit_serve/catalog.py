@@ -50,7 +50,7 @@ from docorbit_serve.search.sqlfiles import sql
 if TYPE_CHECKING:  # numpy is imported only when a publication has vectors
     from docorbit_serve.search.dense import VectorIndex
 
-__all__ = ["SEARCH_THREADS", "Catalog", "IndexFile", "open_index"]
+__all__ = ["SEARCH_THREADS", "Catalog", "IndexFile", "open_index", "open_vectors", "vectors_file"]
 
 SEARCH_THREADS = 1
 
@@ -82,13 +82,18 @@ def open_index(path: Path) -> duckdb.DuckDBPyConnection:
     )
 
 
+def vectors_file(entry: dict[str, Any], index_dir: Path) -> Path:
+    """The file a manifest's ``vectors`` entry names; it lives beside the index file."""
+    return index_dir / Path(str(entry.get("path", ""))).name
+
+
 def open_vectors(entry: dict[str, Any] | None, index_dir: Path) -> VectorIndex | None:
-    """The vectors named by a manifest's ``vectors`` entry (files live beside the index)."""
+    """The vectors named by a manifest's ``vectors`` entry (``None`` without one)."""
     if not entry:
         return None
     from docorbit_serve.search.dense import VectorIndex
 
-    return VectorIndex.cached(index_dir / Path(str(entry.get("path", ""))).name, entry.get("model"))
+    return VectorIndex.cached(vectors_file(entry, index_dir), entry.get("model"))
 
 
 def _stamp(path: Path) -> tuple[int, int, int] | None:

@@ -36,7 +36,7 @@ import pyarrow as pa
 
 from docorbit_assets.defs.resources import DocOrbitResource
 from docorbit_assets.lib.snapshot import read_parquet, table_problems
-from docorbit_serve.catalog import Catalog, IndexFile, open_index
+from docorbit_serve.catalog import Catalog, IndexFile, open_index, vectors_file
 from docorbit_serve.errors import NotPublished
 from docorbit_serve.evaluate import load_queries, retrieval_gate, run_queries, score_run
 from docorbit_serve.registry import SourceConfig
@@ -154,7 +154,7 @@ def search_index_is_complete(
                     problems.append(f"{table}: {got} rows in the index, {want} in the snapshots")
             vectors = manifest.get("vectors")
             if vectors:
-                rows = np.load(home.path / vectors["path"], mmap_mode="r").shape[0]
+                rows = np.load(vectors_file(vectors, path.parent), mmap_mode="r").shape[0]
                 if rows != expected.get("chunks"):
                     problems.append(f"vectors: {rows} rows, {expected.get('chunks')} chunks")
         finally:

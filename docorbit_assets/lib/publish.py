@@ -13,8 +13,8 @@ current publication serves, if any. Sources no longer in ``docorbit.toml`` drop 
 current ``created_at`` and ``publish`` leaves ``published.json`` byte-identical.
 
 ``publish(home, manifest, index_path=None)`` checks that the index file (and the vectors file
-a hybrid manifest names) exists and replaces ``published.json`` in one ``os.replace`` (``home.atomic_write_json``): readers see the old
-publication or the new one, never a mix. Call it only after the index is complete.
+a hybrid manifest names) exists and replaces ``published.json`` in one ``os.replace``
+(``home.atomic_write_json``): readers see the old publication or the new one, never a mix. Call it only after the index is complete.
 
 No garbage collection: old snapshot folders and old index files stay on disk (a reader may still
 hold the previous index open, and snapshots are the history ``diff`` works on). Deleting them is
@@ -32,6 +32,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from docorbit_serve.catalog import vectors_file
 from docorbit_serve.errors import IngestError
 from docorbit_serve.home import Home, atomic_write_json
 from docorbit_serve.registry import Registry
@@ -136,7 +137,7 @@ def publish(home: Home, manifest: dict[str, Any], index_path: Path | None = None
     except ValueError as e:
         raise IngestError(f"index {index} is not under home {home.path}") from e
     vectors = manifest.get("vectors")
-    if vectors and not (index.parent / Path(str(vectors.get("path", ""))).name).is_file():
+    if vectors and not vectors_file(vectors, index.parent).is_file():
         raise IngestError(
             f"refusing to publish {manifest['publish_id']}: its vectors file "
             f"{vectors.get('path')!r} does not exist beside the index",

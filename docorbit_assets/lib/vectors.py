@@ -32,6 +32,7 @@ from docorbit_serve.catalog import open_index
 from docorbit_serve.errors import IngestError, SearchError
 from docorbit_serve.home import Home, atomic_write_bytes
 from docorbit_serve.search import dense
+from docorbit_serve.search.sqlfiles import sql
 
 __all__ = ["build_vectors", "vectors_path"]
 
@@ -76,16 +77,13 @@ def _snapshot_vectors(home: Home, snapshot: str, rows: list[tuple[Any, ...]]) ->
 
 
 def build_vectors(home: Home, manifest: dict[str, Any], index_path: Path) -> dict[str, Any]:
-    """Write (or reuse) the publication's vectors file; see the module docstring."""
+    """Write the publication's vectors file from the snapshot caches; see the module docstring."""
     out = vectors_path(home, manifest["publish_id"])
     try:
         # The serving configuration: a catalog in this process (an MCP server that ingests) may
         # hold the same file open, and DuckDB refuses a second configuration.
         with open_index(index_path) as con:
-            rows = con.execute(
-                "SELECT d.cid, d.chunk_id, c.snapshot, c.title, c.breadcrumb, c.heading, c.text "
-                "FROM search_docs d JOIN chunks c ON c.id = d.chunk_id ORDER BY d.cid"
-            ).fetchall()
+            rows = con.execute(sql("vectors_chunks")).fetchall()
     except duckdb.Error as e:
         raise IngestError(f"cannot read chunks from {index_path} for vectors: {e}") from e
     n = len(rows)
