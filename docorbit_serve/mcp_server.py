@@ -26,9 +26,8 @@ Contract:
   reports generically and logs to stderr.
 """
 
-import base64
-import binascii
 import contextlib
+import importlib
 import json
 from importlib import metadata
 from typing import Annotated, Any, Literal
@@ -39,12 +38,20 @@ import anyio.to_thread
 from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError, ToolError
-from mcp.types import CallToolResult, TextContent, ToolAnnotations
+from mcp.types import CallToolResult
 from pydantic import BaseModel, Field
 
 from docorbit_serve import render
 from docorbit_serve.errors import DocOrbitError, NotFound
 from docorbit_serve.home import Home
+from docorbit_serve.mcp_common import (
+    INGEST,
+    READ_ONLY,
+    decode_cursor,
+    encode_cursor,
+    tool_error,
+    tool_result,
+)
 from docorbit_serve.mcp_context import MAX_BUDGET, MIN_BUDGET, implementation_context
 from docorbit_serve.reader import (
     MAP_MAX_PAGES,
@@ -75,10 +82,11 @@ TOOL_NAMES = (
     "ingest_doc",
     "get_version",
 )
-_READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
-_INGEST = ToolAnnotations(
-    read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=True
-)
+# Tool families in their own modules (``module:add_tools``), each with its TOOL_NAMES; see
+# ``mcp_common``. build_server registers them after the core tools, in this order.
+TOOL_FAMILIES: tuple[str, ...] = ()
+_READ_ONLY = READ_ONLY
+_INGEST = INGEST
 
 
 class SecurityAnnotation(BaseModel):
@@ -251,33 +259,10 @@ class IngestResult(BaseModel):
     seconds: float
 
 
-def _result(model: BaseModel, markdown: str) -> CallToolResult:
-    return CallToolResult(
-        content=[TextContent(type="text", text=markdown)],
-        structured_content=model.model_dump(mode="json"),
-    )
-
-
-def _encode_cursor(state: dict[str, Any]) -> str:
-    raw = json.dumps(state, sort_keys=True, separators=(",", ":")).encode("utf-8")
-    return base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=")
-
-
-def _decode_cursor(cursor: str) -> dict[str, Any]:
-    try:
-        state = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
-        if not isinstance(state, dict) or state.get("v") != 1 or int(state["o"]) < 0:
-            raise ValueError("bad cursor")
-        return state
-    except (ValueError, KeyError, TypeError, binascii.Error, UnicodeDecodeError) as e:
-        raise ToolError(
-            "[bad_input] invalid cursor: pass back next_cursor of the previous search unchanged"
-        ) from e
-
-
-def _tool_error(e: DocOrbitError) -> ToolError:
-    """A tool error whose text starts with the stable code, e.g. ``[blocked_url] refused …``."""
-    return ToolError(f"[{e.code}] {e.message}")
+_result = tool_result
+_encode_cursor = encode_cursor
+_decode_cursor = decode_cursor
+_tool_error = tool_error
 
 
 def _resource_json(data: dict[str, Any]) -> str:
@@ -563,6 +548,8 @@ def build_server(home: Home, *, read_limit: int = RESOURCE_READ_LIMIT) -> MCPSer
         return _read(read_chunk_resource, id, offset)
 
     _add_version_tool(server, home, catalog)
+    for family in TOOL_FAMILIES:
+        importlib.import_module(f"docorbit_serve.{family}").add_tools(server, home, catalog)
     return server
 
 

@@ -1,0 +1,456 @@
+"""Registry and pipeline commands: ``init``, ``add``, ``list``, ``remove``, ``inspect``, ``ingest``."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import click
+
+from docorbit_serve.cli._common import (
+    _emit,
+    _info,
+    _State,
+    cli,
+    json_option,
+)
+from docorbit_serve.cli.versions import (
+    _lock_workspace,
+    _published_manifest,
+)
+from docorbit_serve.errors import (
+    BlockedURL,
+    DocOrbitError,
+    IngestError,
+    InputError,
+    NotFound,
+    UsageError,
+)
+from docorbit_serve.home import Home
+from docorbit_serve.registry import KINDS, Registry, SourceConfig, load_registry, save_registry
+
+__all__: list[str] = []
+
+_URL_KINDS = ("web", "llms_txt", "sitemap")
+_HOST_PORT = re.compile(r"^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$")
+
+# --------------------------------------------------------------------------- registry commands
+
+
+@cli.command()
+@click.option("--hybrid/--lexical", "hybrid", default=None,
+              help="Set [settings] hybrid: build dense vectors at ingest for hybrid search "
+              "(better answers, ~20-45 ms of CPU per chunk) or not (default: leave as is; "
+              "a new project starts lexical).")  # fmt: skip
+@json_option
+@click.pass_obj
+def init(state: _State, hybrid: bool | None) -> None:
+    """Create docorbit.toml in the project root and the home folder (idempotent)."""
+    home = state.home()
+    if home.project_root != home.path and not home.project_root.is_dir():
+        raise InputError(
+            f"project folder {home.project_root} does not exist; create it or pass another -p",
+            detail={"project_root": str(home.project_root)},
+        )
+    home_created = not home.path.exists()
+    home.path.mkdir(parents=True, exist_ok=True)
+    if home.path != home.project_root and not (home.path / ".gitignore").exists():
+        # a project home holds data, not sources: keep it out of the project's git
+        (home.path / ".gitignore").write_text("*\n", encoding="utf-8")
+    config_created = not home.config_path.exists()
+    if config_created:
+        save_registry(Registry(home.config_path))
+    reg = load_registry(home.config_path)
+    if hybrid is not None and reg.settings.get("hybrid") is not hybrid:
+        reg.settings["hybrid"] = hybrid
+        save_registry(reg)
+    data: dict[str, Any] = {
+        **home.to_json(),
+        "config": str(home.config_path),
+        "config_created": config_created,
+        "home_created": home_created,
+        "hybrid": reg.hybrid,
+    }
+    verb = "created" if config_created else "exists:"
+    text = f"{verb} {home.config_path}\nhome: {home.path}"
+    text += "\nsearch: hybrid (dense vectors at ingest)" if reg.hybrid else ""
+    if home.path == home.project_root / ".docorbit":  # a project: pin its docs versions
+        data["docs_lock"] = _lock_workspace(home, home.project_root, require_dependencies=True)
+        if data["docs_lock"]["written"]:
+            text += f"\ndocs.lock: {data['docs_lock']['path']}"
+    _emit(state, data, text)
+
+
+def _is_url(s: str) -> bool:
+    return s.startswith(("http://", "https://"))
+
+
+def _location(path_or_url: str, kind: str | None, project_root: Path) -> tuple[str, str]:
+    """(kind, location as stored): folders inside the project root are stored relative to it."""
+    if _is_url(path_or_url):
+        kind = kind or "web"
+        if kind == "local":
+            raise UsageError(
+                "kind 'local' needs a folder, not a URL", detail={"location": path_or_url}
+            )
+        return kind, path_or_url
+    if re.match(r"^[A-Za-z][A-Za-z0-9+.-]*://", path_or_url):
+        raise InputError(
+            f"unsupported URL scheme in {path_or_url!r}: use http(s) URLs or a local folder",
+            detail={"location": path_or_url},
+        )
+    p = Path(path_or_url).expanduser().resolve()
+    if not p.exists():
+        raise InputError(f"no such file or folder: {p}", detail={"location": str(p)})
+    kind = kind or ("local" if p.is_dir() else "markdown")
+    if kind in _URL_KINDS:
+        raise UsageError(f"kind {kind!r} needs an http(s) URL", detail={"location": str(p)})
+    if kind == "local" and not p.is_dir():
+        raise InputError(f"kind 'local' needs a folder; {p} is a file", detail={"location": str(p)})
+    try:
+        return kind, p.relative_to(project_root.resolve()).as_posix() or "."
+    except ValueError:
+        return kind, str(p)
+
+
+@cli.command()
+@click.argument("path_or_url")
+@click.option("--name", help="Unique source name (default: the library, plus -VERSION if given).")
+@click.option("--library", help="Library the docs describe, e.g. httpx (default: a package NAME).")
+@click.option("--version", "version_", default="", help="Version label, e.g. 0.28 (default: none).")
+@click.option(
+    "--kind", type=click.Choice(KINDS), help="Source kind (default: folder → local, URL → web)."
+)
+@click.option(
+    "--include", multiple=True, metavar="GLOB", help="Only these files/URL paths (repeatable)."
+)
+@click.option(
+    "--exclude", multiple=True, metavar="GLOB", help="Skip these files/URL paths (repeatable)."
+)
+@click.option("--allow-host", "allow_hosts", multiple=True, metavar="HOST:PORT",
+              help="Allow this otherwise refused host (e.g. a private docs server), repeatable.")  # fmt: skip
+@click.option("--limit", "limits", multiple=True, metavar="KEY=VALUE",
+              help="Crawl limit stored in [sources.limits], e.g. max_pages=20, politeness=0 (repeatable).")  # fmt: skip
+@json_option
+@click.pass_obj
+def add(
+    state: _State,
+    path_or_url: str,
+    name: str | None,
+    library: str,
+    version_: str,
+    kind: str | None,
+    include: tuple[str, ...],
+    exclude: tuple[str, ...],
+    allow_hosts: tuple[str, ...],
+    limits: tuple[str, ...],
+) -> None:
+    """Register a documentation source (a folder, a URL, or a package NAME) in docorbit.toml.
+
+    A NAME that is neither a URL nor an existing path is resolved to its docs URL (installed
+    package metadata first, then the PyPI / npm registries); an ambiguous NAME is refused with
+    the alternatives (pass the URL instead)."""
+    home = state.home()
+    for h in allow_hosts:
+        if not _HOST_PORT.match(h):
+            raise UsageError(f"--allow-host wants HOST:PORT, got {h!r}", detail={"allow_host": h})
+    reg = load_registry(home.config_path)
+    resolution = None
+    if _is_identifier(path_or_url):
+        resolution = _resolve_name(path_or_url, (*reg.allow_hosts, *allow_hosts))
+        library = library or path_or_url.rsplit("/", 1)[-1]
+        path_or_url = resolution["chosen"]["url"]
+    kind, location = _location(path_or_url, kind, home.project_root)
+    if _is_url(location):
+        _check_policy(location, (*reg.allow_hosts, *allow_hosts))
+    src = SourceConfig(
+        name=name or (f"{library}-{version_}" if version_ else library),
+        kind=kind,
+        location=location,
+        library=library or "",
+        version=version_,
+        include=tuple(include),
+        exclude=tuple(exclude),
+        allow_hosts=tuple(allow_hosts),
+        limits=_parse_limits(limits),
+    )
+    reg.add(src)
+    save_registry(reg)
+    _info(f"run `docorbit ingest --source {src.name}` to fetch and publish it")
+    data: dict[str, Any] = {"added": src.to_toml(), "config": str(home.config_path)}
+    if resolution is not None:
+        data["resolved"] = resolution
+    _emit(state, data, f"added {src.name} ({src.kind} {src.location}) → {home.config_path}")
+
+
+LIMIT_KEYS = ("max_pages", "max_depth", "max_bytes", "concurrency", "politeness", "deadline",
+              "timeout", "retries")  # fmt: skip
+
+
+def _parse_limits(items: tuple[str, ...]) -> dict[str, Any]:
+    """``("max_pages=20", "politeness=0")`` → ``{"max_pages": 20, "politeness": 0}``."""
+    out: dict[str, Any] = {}
+    for item in items:
+        key, sep, raw = item.partition("=")
+        key = key.strip()
+        if not sep or key not in LIMIT_KEYS:
+            raise UsageError(
+                f"--limit wants KEY=VALUE with KEY one of {', '.join(LIMIT_KEYS)}; got {item!r}",
+                detail={"limit": item},
+            )
+        try:
+            value: float | int = float(raw) if "." in raw else int(raw)
+        except ValueError as e:
+            raise UsageError(f"--limit {key} wants a number, got {raw!r}") from e
+        if value < 0:
+            raise UsageError(f"--limit {key} must not be negative, got {raw!r}")
+        out[key] = value
+    return out
+
+
+def _is_identifier(text: str) -> bool:
+    """A package name (``httpx``, ``@scope/pkg``), not a URL and not an existing path."""
+    if _is_url(text) or Path(text).expanduser().exists() or "://" in text:
+        return False
+    return re.fullmatch(r"(@[a-z0-9][\w.-]*/)?[A-Za-z0-9][A-Za-z0-9._-]{0,213}", text) is not None
+
+
+def _resolve_name(name: str, allow_hosts: tuple[str, ...]) -> dict[str, Any]:
+    """Docs URL of package ``name`` or a ``NotFound`` / ambiguous ``UsageError``."""
+    from docorbit_assets.lib.fetch import fetcher_for  # light: no Dagster
+    from docorbit_assets.lib.identify import resolve_identifier
+
+    fetcher = fetcher_for(None, allow_hosts)
+
+    def get(url: str) -> bytes:
+        return fetcher.get(url, robots=False).raise_for_status().body
+
+    res = resolve_identifier(name, get=get).to_json()
+    if res["chosen"] is None:
+        detail = {"resolution": res}
+        if res["ambiguous"]:
+            raise UsageError(
+                f"{name!r} is ambiguous: {res['reason']}; pass one of the URLs instead",
+                detail=detail,
+                code="ambiguous_identifier",
+            )
+        raise NotFound(
+            f"{name!r} is not a folder, a URL or a package with a documentation URL "
+            f"({res['reason']}; registries: {res['errors'] or 'ok'})",
+            detail=detail,
+        )
+    _info(f"{name}: {res['chosen']['url']} ({res['reason']})")
+    return res
+
+
+def _check_policy(url: str, allow_hosts: tuple[str, ...]) -> None:
+    """Refuse a URL the fetch policy blocks (``BlockedURL``, exit 5), without any network I/O."""
+    from docorbit_assets.lib.netpolicy import NetPolicy, check_url  # light: no Dagster
+
+    check_url(url, NetPolicy(allow_hosts=tuple(allow_hosts)))
+
+
+def _published_sources(home: Home) -> dict[str, Any]:
+    return dict(_published_manifest(home).get("sources") or {})
+
+
+@cli.command(name="list")
+@json_option
+@click.pass_obj
+def list_(state: _State) -> None:
+    """List the configured sources and what is published for each."""
+    home = state.home()
+    reg = load_registry(home.config_path)
+    published = _published_sources(home)
+    rows = []
+    for s in sorted(reg.sources, key=lambda s: s.name):
+        pub = published.get(s.name) or {}
+        rows.append(
+            {
+                **{k: v for k, v in s.to_toml().items()},
+                "version": s.version,
+                "published": bool(pub),
+                "snapshot": pub.get("snapshot", ""),
+                "published_at": pub.get("created_at", ""),
+            }
+        )
+    if not rows:
+        text = (
+            f"no sources in {home.config_path}; add one with `docorbit add PATH_OR_URL --library L`"
+        )
+    else:
+        lines = ["| name | kind | library | version | location | snapshot |", "|---" * 6 + "|"]
+        for r in rows:
+            snap = r["snapshot"] or "(not published)"
+            lines.append(
+                f"| {r['name']} | {r['kind']} | {r['library']} | {r['version'] or '-'} | {r['location']} | {snap} |"
+            )
+        text = "\n".join(lines)
+    _emit(state, {"config": str(home.config_path), "home": str(home.path), "sources": rows}, text)
+
+
+@cli.command()
+@click.argument("name")
+@json_option
+@click.pass_obj
+def remove(state: _State, name: str) -> None:
+    """Remove a source from docorbit.toml (its published data goes at the next ingest)."""
+    home = state.home()
+    reg = load_registry(home.config_path)
+    src = reg.remove(name)
+    save_registry(reg)
+    _info("the published snapshot still serves it until the next `docorbit ingest`")
+    _emit(state, {"removed": src.to_toml(), "config": str(home.config_path)}, f"removed {name}")
+
+
+@cli.command()
+@click.argument("target", metavar="URL_OR_NAME")
+@click.option(
+    "--kind",
+    type=click.Choice(["web", "llms_txt", "markdown", "openapi", "sitemap"]),
+    default="web",
+    show_default=True,
+    help="How to read URL.",
+)
+@click.option("--allow-host", "allow_hosts", multiple=True, metavar="HOST:PORT",
+              help="Allow this otherwise refused host (e.g. a private docs server), repeatable.")  # fmt: skip
+@json_option
+@click.pass_obj
+def inspect(state: _State, target: str, kind: str, allow_hosts: tuple[str, ...]) -> None:
+    """Show what discovery finds at a URL (or a package NAME's docs URL): every provider's
+    candidates, their validity, and the recommended source per purpose. Stores nothing."""
+    for h in allow_hosts:
+        if not _HOST_PORT.match(h):
+            raise UsageError(f"--allow-host wants HOST:PORT, got {h!r}", detail={"allow_host": h})
+    try:
+        settings_hosts = load_registry(state.home().config_path).allow_hosts
+    except DocOrbitError:
+        settings_hosts = ()
+    hosts = (*settings_hosts, *allow_hosts)
+    resolution = None
+    if not _is_url(target):
+        if not _is_identifier(target):
+            raise UsageError(f"inspect wants an http(s) URL or a package name, not {target!r}")
+        resolution = _resolve_name(target, hosts)
+        target = resolution["chosen"]["url"]
+    _check_policy(target, hosts)
+    from docorbit_assets.lib.discover import best_candidate, discover, purpose_ranking
+
+    cfg = SourceConfig(name="inspect", kind=kind, location=target, library="inspect")
+    table = discover(cfg, Path.cwd(), allow_hosts=hosts)
+    rows = table.to_pylist()
+    if rows and all('"error_code":"blocked_url"' in r["metadata_json"] for r in rows):
+        raise BlockedURL(
+            f"{target} is refused by the fetch policy: {rows[0]['rationale']}",
+            detail={"url": target, "candidates": len(rows)},
+        )
+    candidates = [
+        {**{k: v for k, v in r.items() if k not in ("source", "metadata_json")},
+         "metadata": json.loads(r["metadata_json"])}
+        for r in rows
+    ]  # fmt: skip
+    best = best_candidate(table)
+    ranking = purpose_ranking(table)
+    data = {
+        "url": target,
+        "kind": kind,
+        "resolved": resolution,
+        "ingest": {"url": best["url"], "type": best["type"]} if best else None,
+        "purposes": ranking,
+        "candidates": candidates,
+    }
+    _emit(state, data, _inspect_text(data))
+
+
+def _inspect_text(data: dict[str, Any]) -> str:
+    lines = [f"# {data['url']}", ""]
+    ing = data["ingest"]
+    lines.append(f"ingest through: {ing['type']} {ing['url']}" if ing else "nothing ingestible")
+    lines += ["", "## Recommended per purpose", ""]
+    lines += [f"- {v['rationale']}" for v in data["purposes"].values()]
+    lines += [
+        "",
+        "## Candidates",
+        "",
+        "| rank | status | type | url | rationale |",
+        "|---" * 5 + "|",
+    ]
+    for c in data["candidates"]:
+        lines.append(
+            f"| {c['rank'] or '-'} | {c['status']} | {c['type']} | {c['url']} | {c['rationale']} |"
+        )
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- pipeline
+
+
+@cli.command()
+@click.option("--source", "source", metavar="NAME", help="Only this source (default: all).")
+@click.option("--allow-host", "allow_hosts", multiple=True, metavar="HOST:PORT",
+              help="Allow this otherwise refused host for this run only, repeatable.")  # fmt: skip
+@json_option
+@click.pass_obj
+def ingest(state: _State, source: str | None, allow_hosts: tuple[str, ...]) -> None:
+    """Fetch, process and publish the sources (runs the Dagster asset graph in-process)."""
+    home = state.home()
+    for h in allow_hosts:
+        if not _HOST_PORT.match(h):
+            raise UsageError(f"--allow-host wants HOST:PORT, got {h!r}", detail={"allow_host": h})
+    reg = load_registry(home.config_path)
+    if source:
+        reg.get(source)  # SourceNotFound with the known names
+    elif not reg.sources:
+        raise UsageError(
+            f"no sources in {home.config_path}; add one with `docorbit add PATH_OR_URL --library L`"
+        )
+    from docorbit_assets.ingest import run_ingest  # the one hand-over to the pipeline
+
+    report = run_ingest(
+        home, sources=[source] if source else None, progress=_info, allow_hosts=allow_hosts
+    )
+    if not report.get("ok"):
+        if _all_blocked(report):
+            raise BlockedURL(_ingest_failure(report), detail=report)
+        raise IngestError(_ingest_failure(report), detail=report)
+    _emit(state, report, _ingest_text(report))
+
+
+def _all_blocked(report: dict[str, Any]) -> bool:
+    """True when every failed source failed because the fetch policy refused its URL."""
+    failed = [e for e in (report.get("sources") or {}).values() if e.get("status") != "ok"]
+    codes = [
+        {s.get("code") for s in ((e.get("error") or {}).get("detail") or {}).get("steps", [])}
+        for e in failed
+    ]
+    return bool(failed) and all("blocked_url" in c for c in codes)
+
+
+def _ingest_failure(report: dict[str, Any]) -> str:
+    failed = [
+        f"{name}: {(e.get('error') or {}).get('message', 'failed')}"
+        for name, e in sorted((report.get("sources") or {}).items())
+        if e.get("status") != "ok"
+    ]
+    pub = report.get("publish") or {}
+    if pub.get("status") == "failed":
+        failed.append(f"publish: {(pub.get('error') or {}).get('message', 'failed')}")
+    served = (
+        f"published {report.get('publish_id')} without the failed sources"
+        if report.get("published")
+        else "the previous publication (if any) is still served"
+    )
+    return "ingest failed: " + "; ".join(failed or ["see detail"]) + f" ({served})"
+
+
+def _ingest_text(report: dict[str, Any]) -> str:
+    lines = [f"published {report.get('publish_id')}"]
+    for name, e in sorted((report.get("sources") or {}).items()):
+        rows = e.get("rows") or {}
+        lines.append(
+            f"  {name}: snapshot {e.get('snapshot')} · {rows.get('pages', 0)} pages · "
+            f"{rows.get('chunks', 0)} chunks · {e.get('seconds', 0):.1f} s"
+        )
+    return "\n".join(lines)

@@ -1,0 +1,124 @@
+"""Version commands: ``version`` and ``update`` (the workspace's versions and docs.lock)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+
+from docorbit_serve import render
+from docorbit_serve.cli._common import (
+    _emit,
+    _info,
+    _State,
+    cli,
+    json_option,
+)
+from docorbit_serve.errors import (
+    DocOrbitError,
+    InputError,
+    UsageError,
+)
+from docorbit_serve.home import Home, workspace_root
+
+__all__: list[str] = []
+
+# --------------------------------------------------------------------------- versions
+
+
+def _published_manifest(home: Home) -> dict[str, Any]:
+    """published.json, or {} when nothing is published (versions still show what is used)."""
+    try:
+        data = json.loads(home.published_path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError) as e:
+        _info(f"warning: cannot read {home.published_path}: {e}")
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _workspace_dir(state: _State, home: Home, workspace: str | None) -> Path | None:
+    root = workspace_root(home, workspace or state.project)
+    if root is not None and not root.is_dir():
+        raise InputError(f"workspace folder {root} does not exist", detail={"workspace": str(root)})
+    return root
+
+
+def _lock_workspace(home: Home, root: Path, **kw: Any) -> dict[str, Any]:
+    from docorbit_serve.versioned import update_docs_lock
+
+    return update_docs_lock(root, _published_manifest(home), **kw)
+
+
+def _search_versioned(
+    state: _State, catalog: Any, query: str, *, workspace: str | None, **kw: Any
+) -> bool:
+    """Run and print a version-aware search; False (nothing printed) when no pin applies."""
+    root = _workspace_dir(state, catalog.home, workspace)
+    if root is None:  # no workspace: the scanners (versioned, workspace) are never imported
+        return False
+    from docorbit_serve.versioned import render_notices, versioned_search, workspace_pins
+
+    pins = workspace_pins(root, catalog.manifest())
+    if not pins:
+        return False
+    res = versioned_search(catalog, query, pins=pins, **kw)
+    hits = [render.hit_dict(h) for h in res.hits]
+    data = {
+        "query": res.query,
+        "backend": res.backend,
+        "truncated": res.truncated,
+        "elapsed_ms": res.elapsed_ms,
+        "results": hits,
+        "versions": res.versions,
+        "notices": res.notices,
+        "workspace": str(root),
+    }
+    _emit(state, data, render_notices(res) + render.render_hits(query, hits))
+    return True
+
+
+@cli.command(name="version")
+@click.argument("libraries", nargs=-1)
+@click.option("--workspace", metavar="DIR", help="Workspace to read (default: -p or the project).")
+@json_option
+@click.pass_obj
+def version_(state: _State, libraries: tuple[str, ...], workspace: str | None) -> None:
+    """What the workspace uses and which docs DocOrbit serves for it (with confidence)."""
+    from docorbit_serve.versioned import render_version_report, version_report
+
+    home = state.home()
+    root = _workspace_dir(state, home, workspace)
+    if root is None:
+        raise UsageError("no workspace found here; run inside a project or pass --workspace DIR")
+    rep = version_report(root, _published_manifest(home), libraries)
+    _emit(state, rep, render_version_report(rep).rstrip("\n"))
+
+
+@cli.command()
+@click.option("--workspace", metavar="DIR", help="Workspace to lock (default: -p or the project).")
+@click.option("--check", is_flag=True, help="Write nothing; fail (exit 1) if docs.lock is stale.")
+@json_option
+@click.pass_obj
+def update(state: _State, workspace: str | None, check: bool) -> None:
+    """Pin the workspace's docs versions in docs.lock (project root) against the publication."""
+    home = state.home()
+    root = _workspace_dir(state, home, workspace)
+    if root is None:
+        raise UsageError("no workspace found here; run inside a project or pass --workspace DIR")
+    out = _lock_workspace(home, root, check=check)
+    if check and out["changed"]:
+        raise DocOrbitError(
+            f"{out['path']} is missing or out of date; run `docorbit update`",
+            detail=out,
+            code="docs_lock_stale",
+        )
+    word = "stale" if out["changed"] and check else ("written" if out["changed"] else "unchanged")
+    text = (
+        f"docs.lock {word}: {out['path']} · {out['dependencies']} dependencies, "
+        f"{out['matched']} with indexed docs · {out['snapshot_hash']}"
+    )
+    _emit(state, out, text)
