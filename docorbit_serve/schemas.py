@@ -31,7 +31,10 @@ __all__ = [
     "with_snapshot",
 ]
 
-SCHEMA_VERSION = "2"  # 2: chunks.contains_code, chunks.explains_code
+SCHEMA_VERSION = "3"
+# 2: chunks.contains_code, chunks.explains_code
+# 3: endpoints (full OpenAPI contract), examples (framework, symbols, endpoints, missing_code),
+#    pitfalls (kind taxonomy, sentence, heading, symbols, endpoints) — docs/api.md
 
 _str = pa.string()
 _annotation = pa.struct(
@@ -169,23 +172,35 @@ SYMBOLS = pa.schema(
     ]
 )
 
+# One row per OpenAPI/Swagger operation (webhooks flagged). JSON columns are canonical JSON;
+# shapes in docs/api.md. Schemas inside them have internal $refs resolved, cycles marked
+# {"$cycle": "#/components/schemas/X"} and cut-offs {"$truncated": "depth"|"budget"}.
 ENDPOINTS = pa.schema(
     [
-        ("id", _str),
+        ("id", _str),  # stable_id("a_", source, spec_url, "webhook"|"path", METHOD, path)
         ("source", _str),
         ("library", _str),
         ("version", _str),
-        ("method", _str),
-        ("path", _str),  # the path template, e.g. /pets/{petId}
+        ("method", _str),  # upper case: GET, POST, ...
+        ("path", _str),  # the path template, e.g. /pets/{petId}; a webhook's name for webhooks
         ("operation_id", _str),
         ("summary", _str),
         ("description", _str),
         ("deprecated", pa.bool_()),
+        ("deprecation_note", _str),  # spec text naming a replacement, "" if none
+        ("webhook", pa.bool_()),  # an OpenAPI 3.1 ``webhooks`` entry (the API calls you)
         ("tags", pa.list_(_str)),
-        ("parameters_json", _str),
-        ("request_body_json", _str),
-        ("responses_json", _str),
+        ("parameters_json", _str),  # [{name, in, required, description, schema, deprecated}]
+        ("request_body_json", _str),  # {required, description, content: {mt: {schema}}} | null
+        ("responses_json", _str),  # {status: {description, content: {mt: {schema}}, headers}}
+        ("security_json", _str),  # [[{scheme, type, in, name, scopes, flows, ...}], ...]
+        ("servers", pa.list_(_str)),
+        ("pagination", _str),  # cursor | offset | page | link_header | ""
         ("spec_url", _str),
+        ("spec_version", _str),  # "3.1.0", "2.0", ...
+        ("pointer", _str),  # JSON pointer of the operation, e.g. /paths/~1pets~1{petId}/get
+        ("page_id", _str),  # the spec's rendered Markdown page ("" if none)
+        ("chunk_id", _str),  # the operation's section in it ("" if none)
     ]
 )
 
@@ -197,12 +212,16 @@ EXAMPLES = pa.schema(
         ("version", _str),
         ("chunk_id", _str),
         ("page_id", _str),
-        ("language", _str),
+        ("language", _str),  # from the fence info string's first word ("" if none)
         ("code", _str),
-        ("heading", _str),
+        ("heading", _str),  # the section the example illustrates
         ("path", _str),
         ("anchor", _str),
         ("tokens", pa.int64()),
+        ("framework", _str),  # fastapi | flask | django | express | ... | "" (from imports/calls)
+        ("symbols", pa.list_(_str)),  # identifiers the code imports or calls, sorted
+        ("endpoints", pa.list_(_str)),  # "METHOD /path" the code defines or calls, sorted
+        ("missing_code", pa.bool_()),  # an include marker whose file was not in the source tree
     ]
 )
 
@@ -214,11 +233,17 @@ PITFALLS = pa.schema(
         ("version", _str),
         ("chunk_id", _str),
         ("page_id", _str),
-        ("kind", _str),  # deprecation | breaking_change | removal | warning | security
-        ("symbol", _str),
-        ("text", _str),
+        # deprecated | removed | breaking_change | server_only | client_only | required_config |
+        # permission | rate_limit | runtime_restriction | security
+        ("kind", _str),
+        ("symbol", _str),  # the first of ``symbols`` ("" if none)
+        ("text", _str),  # the evidence unit (sentence, list item or admonition), capped
         ("path", _str),
         ("anchor", _str),
+        ("sentence", _str),  # the sentence that says it (the evidence)
+        ("heading", _str),  # the section's heading
+        ("symbols", pa.list_(_str)),  # code identifiers the evidence names
+        ("endpoints", pa.list_(_str)),  # "METHOD /path" the evidence names
     ]
 )
 
