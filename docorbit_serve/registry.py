@@ -5,6 +5,8 @@ Format::
     [settings]                       # optional
     allow_hosts = ["docs.internal:8443"]
     hybrid = true                    # also build dense vectors at ingest (hybrid search)
+    stale_after_hours = 48           # freshness: a source not fetched for longer is stale
+    keep_snapshots = 3               # retention: snapshots kept per source (besides pinned)
 
     [[sources]]
     name = "httpx"                   # unique; the Dagster partition key
@@ -17,6 +19,8 @@ Format::
     eval_queries = "queries.jsonl"   # optional: retrieval gate scored before publish
     eval_tolerance = 0.02            #   allowed MRR@10 drop vs the published index
     eval_min_mrr = 0.5               #   optional absolute floor
+    refresh = "daily"                # optional: "hourly" | "daily" | "weekly" | a 5-field cron
+    track = "pypi:httpx"             # optional: release feed (pypi:, npm:, github:, url:)
     [sources.limits]                 # optional crawl limits for web sources
     max_pages = 50
 
@@ -38,10 +42,37 @@ import tomli_w
 from docorbit_serve.errors import ConfigError, SourceNotFound, UsageError
 from docorbit_serve.home import atomic_write_bytes
 
-__all__ = ["KINDS", "Registry", "SourceConfig", "load_registry", "save_registry"]
+__all__ = [
+    "KINDS",
+    "REFRESH_PRESETS",
+    "Registry",
+    "SourceConfig",
+    "load_registry",
+    "refresh_cron",
+    "save_registry",
+]
 
 KINDS = ("local", "web", "llms_txt", "markdown", "openapi", "sitemap", "git")
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+# Refresh cadence (operations: Dagster schedules, docs/operations.md): presets or 5-field cron.
+REFRESH_PRESETS = {"hourly": "0 * * * *", "daily": "0 4 * * *", "weekly": "0 4 * * 1"}
+_CRON_FIELD = re.compile(r"^[0-9*,/\-A-Za-z]+$")
+# Operational keys: they say when and how to refresh, never what the content is.
+_OPERATIONAL = ("eval_queries", "eval_tolerance", "eval_min_mrr", "refresh", "track")
+
+
+def refresh_cron(value: str) -> str:
+    """The cron string of a ``refresh`` value (a preset or 5-field cron); ``ConfigError`` else."""
+    text = value.strip()
+    if text in REFRESH_PRESETS:
+        return REFRESH_PRESETS[text]
+    fields = text.split()
+    if len(fields) != 5 or not all(_CRON_FIELD.match(f) for f in fields):
+        raise ConfigError(
+            f"refresh must be hourly, daily, weekly or a 5-field cron, got {value!r}",
+            detail={"refresh": value},
+        )
+    return " ".join(fields)
 
 
 @dataclass(frozen=True)
@@ -60,6 +91,9 @@ class SourceConfig:
     eval_queries: str = ""
     eval_tolerance: float | None = None
     eval_min_mrr: float | None = None
+    # Operations (not identity either): refresh cadence and release feed to track.
+    refresh: str = ""
+    track: str = ""
 
     def __post_init__(self) -> None:
         if not _NAME.match(self.name):
@@ -76,6 +110,8 @@ class SourceConfig:
             raise UsageError(
                 "a source needs a library name (--library)", detail={"name": self.name}
             )
+        if self.refresh:
+            refresh_cron(self.refresh)
 
     @property
     def is_web(self) -> bool:
@@ -93,8 +129,9 @@ class SourceConfig:
         d["include"] = list(self.include)
         d["exclude"] = list(self.exclude)
         d["allow_hosts"] = list(self.allow_hosts)
-        if not self.eval_queries:
-            del d["eval_queries"]
+        for key in ("eval_queries", "refresh", "track"):
+            if not d[key]:
+                del d[key]
         return {k: v for k, v in d.items() if v not in ((), [], {}, None)}
 
     def identity(self) -> dict[str, Any]:
@@ -103,7 +140,7 @@ class SourceConfig:
         Snapshot ids hash this, so adding or tuning a query set never changes a snapshot id.
         """
         d = self.to_toml()
-        for k in ("eval_queries", "eval_tolerance", "eval_min_mrr"):
+        for k in _OPERATIONAL:
             d.pop(k, None)
         return d
 
@@ -123,6 +160,8 @@ class SourceConfig:
                 eval_queries=str(d.get("eval_queries", "")),
                 eval_tolerance=_opt_float(d.get("eval_tolerance")),
                 eval_min_mrr=_opt_float(d.get("eval_min_mrr")),
+                refresh=str(d.get("refresh", "")),
+                track=str(d.get("track", "")),
             )
         except KeyError as e:
             raise ConfigError(f"source entry is missing {e.args[0]!r}", detail={"entry": d}) from e
@@ -184,6 +223,27 @@ class Registry:
                 detail={"hybrid": repr(value)},
             )
         return value
+
+
+    @property
+    def stale_after_hours(self) -> float:
+        """``[settings] stale_after_hours`` (default 48): freshness limit since the last fetch."""
+        return _positive(self.settings, "stale_after_hours", 48)
+
+    @property
+    def keep_snapshots(self) -> int:
+        """``[settings] keep_snapshots`` (default 3): snapshots ``docorbit gc`` keeps per source."""
+        return int(_positive(self.settings, "keep_snapshots", 3))
+
+
+def _positive(settings: dict[str, Any], key: str, default: float) -> float:
+    value = settings.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+        raise ConfigError(
+            f"[settings] {key} must be a positive number, got {value!r}",
+            detail={key: repr(value)},
+        )
+    return float(value)
 
 
 def load_registry(path: Path) -> Registry:
