@@ -40,6 +40,8 @@ from urllib.parse import unquote
 
 import yaml
 
+from docorbit_serve.errors import InputError
+
 __all__ = [
     "MAX_BYTES",
     "MAX_DEPTH",
@@ -58,6 +60,7 @@ MAX_STRING = 1024 * 1024
 MAX_INT_BITS = 64
 
 SPEC_REASONS = (
+    "bad_structure",
     "bad_type",
     "duplicate_keys",
     "non_finite_number",
@@ -74,11 +77,19 @@ SPEC_REASONS = (
 )
 
 
-class SpecError(Exception):
-    def __init__(self, reason: str, message: str) -> None:
-        super().__init__(message)
+class SpecError(InputError):
+    """A document that is not a usable spec: ``reason`` (``SPEC_REASONS``) and, when known, the
+    JSON ``pointer`` of the fault; the stable code is ``bad_openapi`` (an ``InputError``)."""
+
+    def __init__(self, reason: str, message: str, pointer: str = "") -> None:
+        where = f" at {pointer or '/'}" if pointer or reason == "bad_structure" else ""
+        super().__init__(
+            message + where,
+            detail={"reason": reason, "pointer": pointer},
+            code="bad_openapi",
+        )
         self.reason = reason
-        self.message = message
+        self.pointer = pointer
 
 
 @dataclass(frozen=True)
@@ -465,3 +476,196 @@ def inspect_spec(
         _servers(doc, check),
         notes,
     )
+
+
+# --------------------------------------------------------------------------------------------
+# Loading a spec for extraction, and bounded $ref resolution
+
+SCHEMA_DEPTH = 32  # nested objects/arrays inside one expanded schema (about 16 property levels)
+EXPANSION_BUDGET = 20_000  # expanded nodes per operation (a cycle-free spec can reach 10**9)
+MAX_REF_HOPS = 64  # a $ref that points at a $ref that points at ... (a chain)
+MAX_ISSUES = 200
+
+ISSUE_CODES = (
+    "bad_server",  # a server URL that is not http(s) or relative: dropped
+    "bad_structure",  # a part of an operation of the wrong type: that part skipped
+    "missing_info",  # no 'info' object
+    "no_paths",  # neither 'paths' nor 'webhooks': no operations
+    "ref_budget",  # the operation's expansion budget ran out: {"$truncated": "budget"}
+    "ref_cycle",  # a $ref met inside its own expansion: {"$cycle": ref}
+    "ref_depth",  # nesting or a $ref chain past the caps: {"$truncated": "depth"}
+    "ref_external",  # another file or URL: never read, {"$external": ref}
+    "ref_missing",  # an internal $ref that does not resolve: {"$unresolved": ref}
+)
+
+
+@dataclass(frozen=True)
+class SpecIssue:
+    """A non-fatal fault, with the JSON pointer where it was met."""
+
+    code: str  # one of ISSUE_CODES
+    pointer: str
+    message: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"code": self.code, "pointer": self.pointer, "message": self.message}
+
+
+def escape_pointer(*parts: str) -> str:
+    """RFC 6901 pointer of ``parts`` (``~`` → ``~0``, ``/`` → ``~1``)."""
+    return "".join("/" + p.replace("~", "~0").replace("/", "~1") for p in parts)
+
+
+def load_spec(body: bytes, *, content_type: str = "", url: str = "") -> tuple[dict[str, Any], str]:
+    """(document, version) of an OpenAPI 3.x / Swagger 2.0 spec, or ``SpecError``."""
+    doc, _fmt = load_document(body, content_type=content_type, url=url)
+    if not isinstance(doc, dict):
+        raise SpecError("not_an_object", "the document is not an object")
+    key = "openapi" if "openapi" in doc else "swagger" if "swagger" in doc else ""
+    if not key:
+        raise SpecError("not_openapi", "no 'openapi' or 'swagger' field")
+    raw = doc[key]
+    ok = isinstance(raw, str) and (
+        (key == "openapi" and raw.startswith("3.")) or (key == "swagger" and raw == "2.0")
+    )
+    if not ok:
+        raise SpecError(
+            "unsupported_version", f"{key} version {raw!r} is not supported", escape_pointer(key)
+        )
+    for name in ("paths", "webhooks", "components", "definitions", "parameters", "responses"):
+        if name in doc and not isinstance(doc[name], dict):
+            raise SpecError("bad_structure", f"'{name}' is not an object", escape_pointer(name))
+    return doc, raw
+
+
+_MISSING = object()
+
+
+class Budget:
+    """Expanded-node allowance of one operation."""
+
+    def __init__(self, nodes: int = EXPANSION_BUDGET) -> None:
+        self.left = nodes
+        self.exhausted = False
+
+    def take(self) -> bool:
+        if self.left <= 0:
+            self.exhausted = True
+            return False
+        self.left -= 1
+        return True
+
+
+class Resolver:
+    """Internal ``$ref`` lookups and bounded schema expansion over one document.
+
+    Iterative (no recursion), so no ``RecursionError`` whatever the spec. OpenAPI 3.1 keeps a
+    ``$ref``'s sibling keys (they override the target's); 3.0 and Swagger 2 ignore them, as their
+    specifications say. Issues are recorded once per (code, ref) in ``issues``.
+    """
+
+    def __init__(self, doc: dict[str, Any], version: str) -> None:
+        self.doc = doc
+        self.keep_siblings = version.startswith("3.1")
+        self.issues: list[SpecIssue] = []
+        self._seen: set[tuple[str, str]] = set()
+
+    def issue(self, code: str, pointer: str, message: str, key: str = "") -> None:
+        if (code, key or pointer) in self._seen or len(self.issues) >= MAX_ISSUES:
+            return
+        self._seen.add((code, key or pointer))
+        self.issues.append(SpecIssue(code, pointer, message))
+
+    def lookup(self, ref: str) -> Any:
+        """The node at internal ref ``#/a/b`` or ``_MISSING``."""
+        node: Any = self.doc
+        frag = ref[1:]
+        if frag in ("", "/"):
+            return node
+        for part in frag.lstrip("/").split("/"):
+            part = unquote(part).replace("~1", "/").replace("~0", "~")
+            if isinstance(node, dict) and part in node:
+                node = node[part]
+            elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+                node = node[int(part)]
+            else:
+                return _MISSING
+        return node
+
+    def follow(self, node: Any, where: str) -> tuple[Any, tuple[str, ...], dict[str, Any]]:
+        """Follow ``$ref`` hops from ``node``: (target, refs followed, marker).
+
+        ``marker`` is non-empty when following stopped (``$external``, ``$unresolved``,
+        ``$cycle``, ``$truncated``); the target is then ``None``.
+        """
+        chain: tuple[str, ...] = ()
+        while isinstance(node, dict) and isinstance(node.get("$ref"), str):
+            ref = node["$ref"]
+            if not ref.startswith("#"):
+                self.issue("ref_external", where, f"external $ref {ref!r} is not read", ref)
+                return None, chain, {"$external": ref}
+            if ref in chain:
+                self.issue("ref_cycle", where, f"circular $ref {ref!r}", ref)
+                return None, chain, {"$cycle": ref}
+            if len(chain) >= MAX_REF_HOPS:
+                self.issue("ref_depth", where, f"$ref chain longer than {MAX_REF_HOPS}", ref)
+                return None, chain, {"$truncated": "depth"}
+            target = self.lookup(ref)
+            if target is _MISSING:
+                self.issue("ref_missing", where, f"$ref {ref!r} does not resolve", ref)
+                return None, chain, {"$unresolved": ref}
+            siblings = {k: v for k, v in node.items() if k != "$ref"}
+            if self.keep_siblings and siblings and isinstance(target, dict):
+                target = {**target, **siblings}
+            chain += (ref,)
+            node = target
+        return node, chain, {}
+
+    def expand(self, node: Any, where: str, budget: Budget, chain: tuple[str, ...] = ()) -> Any:
+        """A copy of schema ``node`` with internal refs inlined, within the bounds
+        (module docs: ``$cycle``, ``$truncated``, ``$external``, ``$unresolved`` markers);
+        ``x-`` extension keys are dropped."""
+        out: list[Any] = [None]
+        stack: list[tuple[Any, Any, Any, int, tuple[str, ...]]] = [(node, out, 0, 0, chain)]
+        while stack:
+            src, parent, key, depth, active = stack.pop()
+            if not budget.take():
+                parent[key] = {"$truncated": "budget"}
+                self.issue("ref_budget", where, f"over {EXPANSION_BUDGET} expanded nodes")
+                continue
+            name = ""
+            if isinstance(src, dict) and "$ref" in src:
+                target, refs, marker = self.follow(src, where)
+                cyc = next((r for r in refs if r in active), "")
+                if cyc:
+                    self.issue("ref_cycle", where, f"circular $ref {cyc!r}", cyc)
+                    parent[key] = {"$cycle": cyc}
+                    continue
+                if marker:
+                    parent[key] = marker
+                    continue
+                src, active = target, active + refs
+                name = unquote(refs[-1].rsplit("/", 1)[-1]).replace("~1", "/").replace("~0", "~")
+            if isinstance(src, dict | list) and depth >= SCHEMA_DEPTH:
+                self.issue("ref_depth", where, f"schema nested deeper than {SCHEMA_DEPTH}")
+                parent[key] = {"$truncated": "depth"}
+            elif isinstance(src, dict):
+                new: dict[str, Any] = {"$ref-name": name} if name else {}
+                parent[key] = new
+                for k, v in src.items():
+                    if k.startswith("x-"):
+                        continue
+                    new[k] = v
+                    if isinstance(v, dict | list):
+                        stack.append((v, new, k, depth + 1, active))
+            elif isinstance(src, list):
+                lst: list[Any] = list(src)
+                parent[key] = lst
+                stack.extend(
+                    (v, lst, i, depth + 1, active)
+                    for i, v in enumerate(src)
+                    if isinstance(v, dict | list)
+                )
+            else:
+                parent[key] = src
+        return out[0]
