@@ -4,9 +4,9 @@ Contract: ``scan_markdown(markdown) -> Scan`` finds, in one linear pass over the
 
 - **fenced code blocks** (```` ``` ```` / ``~~~``, three or more, any indentation so that fences
   inside admonitions, tabs and list items count too). A fence is closed by a line of the same
-  character, at least as long, with nothing else on it. An *unclosed* opener is not a fence
-  (Python-Markdown's ``fenced_code`` behaviour, i.e. what MkDocs renders), so a stray ```` ``` ````
-  cannot swallow the rest of a page.
+  character, at least as long, with nothing else on it. An opener left *unclosed* runs to the
+  end of its container, as CommonMark (markdown-it) reads it: its lines are code, so a
+  ``# comment`` in it is not a section heading.
 - **headings** outside fences: ATX (``#`` … ``######`` indented at most 3 spaces, followed by a
   space or end of line) and setext (a non-blank line followed by a ``===`` / ``---`` underline).
   ``Heading.text`` is the heading as written, minus closing ``#``s and a trailing attribute list
@@ -21,8 +21,21 @@ reference-style and autolinks outside fences and code spans), ``fence_language``
 ``admonitions`` (every common dialect: MkDocs ``!!!``/``???``, pymdownx ``///``, GitHub
 ``> [!TYPE]``, Docusaurus/MyST ``:::``, Sphinx/rST ``.. warning::``, MyST ```` ```{note} ````).
 
-No Markdown parse tree is built, so parse cost is linear and deep nesting cannot drop text
-(SECURITY-NOTES.md §5/6). Line numbers here are 0-based indices into ``markdown.split("\\n")``.
+Block structure as CommonMark reads it: markdown-it-py (``commonmark`` preset) parses the page
+once and its block tokens' line maps decide two things the line scanner cannot see alone:
+
+- lines inside an **HTML block** (``<div>`` … up to the blank line, ``<details>``, MDX
+  components, comments) are raw HTML, never headings;
+- a fence **left open** runs to the end of its container (the document, list item or block
+  quote), as CommonMark renders it, so ``# …`` lines inside it are code, not sections.
+
+Everything else (fences at any indentation, headings in admonition bodies, anchors) is the
+line scanner's, so the public contract is unchanged. markdown-it only ever *removes* heading
+candidates or *adds* fences; when its ``maxNesting`` drops deeply nested blocks the scan falls
+back to the line rules there, so deep nesting cannot drop text (SECURITY-NOTES.md §5/6).
+Front matter is split off before the scan (``split_front_matter``) and admonitions are read by
+``admonitions``, so no mdit-py-plugins are needed. Line numbers here are 0-based indices into
+``markdown.split("\\n")``.
 """
 
 from __future__ import annotations
@@ -37,6 +50,7 @@ from typing import Any
 import markdown as _markdown
 import yaml
 from markdown.extensions.toc import slugify, unique
+from markdown_it import MarkdownIt
 
 __all__ = [
     "RST_ADMONITIONS",
@@ -255,10 +269,55 @@ def _raw_slug(source: str, plain: str) -> str:
     return slugify(plain, "-")
 
 
+_MDIT = MarkdownIt("commonmark")
+_mdit_lock = threading.Lock()
+
+
+def _block_structure(markdown: str, lines: list[str]) -> tuple[list[Fence], list[bool]]:
+    """CommonMark's fences and raw-HTML lines: ``(fences, in_html)`` from markdown-it's block
+    tokens (0-based line maps; a fence left open ends with its container)."""
+    in_html = [False] * len(lines)
+    fences: list[Fence] = []
+    if "`" not in markdown and "~" not in markdown and "<" not in markdown:
+        return fences, in_html
+    with _mdit_lock:
+        tokens = _MDIT.parse(markdown)
+    for tok in tokens:
+        if tok.map is None:
+            continue
+        a, b = tok.map
+        if tok.type == "html_block":
+            for k in range(a, min(b, len(lines))):
+                in_html[k] = True
+        elif tok.type == "fence" and b > a:
+            info = tok.info.strip()
+            fences.append(Fence(a, b - 1, fence_language(info), info, tok.content.rstrip("\n")))
+    return fences, in_html
+
+
+def _merge_fences(
+    lines: list[str], fences: list[Fence], in_fence: list[bool], cm_fences: list[Fence]
+) -> list[Fence]:
+    """Add CommonMark fences the line scanner did not take (an opener left unclosed)."""
+    added = False
+    for f in cm_fences:
+        if any(in_fence[k] for k in range(f.start, f.end + 1)):
+            continue
+        if not _FENCE_OPEN.match(lines[f.start]):
+            continue
+        fences.append(f)
+        for k in range(f.start, f.end + 1):
+            in_fence[k] = True
+        added = True
+    return sorted(fences, key=lambda f: f.start) if added else fences
+
+
 def scan_markdown(markdown: str) -> Scan:
     """Fences and headings (with MkDocs anchors) of ``markdown`` (front matter already removed)."""
     lines = markdown.split("\n")
     fences, in_fence = _find_fences(lines)
+    cm_fences, in_html = _block_structure(markdown, lines)
+    fences = _merge_fences(lines, fences, in_fence, cm_fences)
     refdefs = "\n".join(
         line for i, line in enumerate(lines) if not in_fence[i] and _REFDEF.match(line)
     )
@@ -268,7 +327,7 @@ def scan_markdown(markdown: str) -> Scan:
     n = len(lines)
     i = 0
     while i < n:
-        if in_fence[i]:
+        if in_fence[i] or in_html[i]:
             i += 1
             continue
         line = lines[i]
@@ -289,6 +348,7 @@ def scan_markdown(markdown: str) -> Scan:
             line.strip()
             and i + 1 < n
             and not in_fence[i + 1]
+            and not in_html[i + 1]
             and _SETEXT_UNDERLINE.match(lines[i + 1])
             and not _NOT_SETEXT_TEXT.match(line)
             and not _ATX.match(line)

@@ -199,7 +199,6 @@ def test_slice_ignores_headings_inside_fences_of_any_kind():
         "Fence with attributes",
         "Indented fence in an admonition",
         "Unclosed fence",
-        "Heading after an unclosed fence",
     ]
 
 
@@ -454,10 +453,15 @@ def test_heading_anchors_on_golden_inputs_equal_python_markdown_toc_ids():
         + ["pymdownx.tabbed"]
     )
     for src in GOLDEN_INPUTS:
+        if src.name == "html_blocks.md":  # raw HTML blocks: we follow CommonMark (issue 13)
+            continue
         page = _page(src.name, src.read_text())
         md.reset()
         md.convert(page["markdown"])
-        assert [h["anchor"] for h in page["headings"]] == list(_toc_ids(md.toc_tokens)), src.name
+        # One designed difference: a fence left open runs to the end of the page in CommonMark
+        # (what we follow, issue 13), while Python-Markdown renders the opener as text.
+        expected = [i for i in _toc_ids(md.toc_tokens) if i != "heading-after-an-unclosed-fence"]
+        assert [h["anchor"] for h in page["headings"]] == expected, src.name
 
 
 def test_slice_loses_no_line_every_non_blank_line_is_in_exactly_one_chunk(real_doc_sets):
@@ -526,10 +530,12 @@ def test_slice_keeps_all_text_of_hostile_markdown_files(make_fetches):
     assert len({c["anchor"] for c in homoglyphs}) == 4
 
 
-def test_scan_ignores_unclosed_fence_openers_like_python_markdown():
+def test_scan_runs_unclosed_fence_openers_to_the_end_like_commonmark():
+    # "```a" lines cannot close a fence (a closer has no info string): the first one opens a
+    # fence that runs to the end of the page, so "# Heading" is code (CommonMark, markdown-it).
     scan = scan_markdown("```a\n" * 3000 + "# Heading\n\n~~~~\n~~~\ntext\n")
-    assert scan.fences == []
-    assert [h.text for h in scan.headings] == ["Heading"]
+    assert [(f.start, f.language) for f in scan.fences] == [(0, "a")]
+    assert scan.headings == []
 
 
 def test_slice_numbers_thousands_of_repeated_headings_like_python_markdown():
