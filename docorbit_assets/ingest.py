@@ -36,7 +36,6 @@ The report::
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import json
 import re
 import sys
@@ -54,6 +53,7 @@ from docorbit_assets.lib.publish import current_manifest, latest_snapshot
 from docorbit_serve import errors
 from docorbit_serve.errors import ConfigError, IngestError
 from docorbit_serve.home import Home, atomic_write_bytes
+from docorbit_serve.ingest_lock import ingest_lock
 from docorbit_serve.registry import load_registry
 
 __all__ = ["open_instance", "run_ingest"]
@@ -73,20 +73,10 @@ def open_instance(home: Home) -> dg.DagsterInstance:
 
 @contextlib.contextmanager
 def _exclusive(home: Home) -> Iterator[None]:
-    path = home.dagster_home / "ingest.lock"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "a+") as f:
-        try:
-            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError as e:
-            raise IngestError(
-                f"another ingest is running on {home.path}; wait for it to finish",
-                detail={"home": str(home.path), "lock": str(path)},
-            ) from e
-        try:
-            yield
-        finally:
-            fcntl.flock(f, fcntl.LOCK_UN)
+    # The faces take the same lock earlier (before importing this module, before writing
+    # docorbit.toml); it is re-entrant for the thread holding it.
+    with ingest_lock(home):
+        yield
 
 
 def _root_cause(info: Any) -> Any:

@@ -11,6 +11,14 @@ Contract:
   request-body cap (413). The SDK's own prefix-matching DNS-rebinding check is turned off
   because ours replaces it. A non-loopback ``host`` without ``allow_hosts`` raises
   ``UsageError`` (``HttpPolicy.for_bind``).
+- Stateless HTTP (``stateless_http=True``): every POST to ``/mcp`` is served by a fresh
+  transport that ends with the request; the server holds no session per client. The SDK's
+  stateful mode kept up to 10,000 sessions for 30 idle minutes each, so one local process
+  opening sessions in a loop made the server answer 503 to every other client and grew it by
+  ~370 MB. No DocOrbit tool needs session state (cursors are self-contained tokens; progress
+  of ``ingest_doc`` travels on the request's own SSE stream), so stateless costs nothing and
+  bounds memory by the requests in flight. ``initialize`` still answers; no ``Mcp-Session-Id``
+  is issued and a GET stream is refused (405).
 - ``serve_http(home, *, host, port, …, on_ready=None)`` runs that app under uvicorn until
   interrupted. ``on_ready(policy)`` is called once the socket listens (the CLI prints where it
   serves and what it accepts). Logs go to stderr; stdout stays empty. When uvicorn cannot
@@ -65,10 +73,18 @@ def build_http_app(
 
     app = server.streamable_http_app(
         json_response=json_response,
+        stateless_http=True,  # no per-client sessions to exhaust (module docstring)
         transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
         max_request_body_size=max_body,
         host=host,
     )
+    # The dashboard and REST API (docorbit_serve.web, /api/v1) beside /mcp and /health, after
+    # them in routing order and behind the same Host/Origin checks (docs/dashboard.md).
+    from starlette.routing import Mount
+
+    from docorbit_serve.web.app import build_web_app
+
+    app.router.routes.append(Mount("", app=build_web_app(home, catalog)))
     return SecurityMiddleware(app, policy), policy
 
 

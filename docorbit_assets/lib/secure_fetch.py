@@ -23,7 +23,13 @@ Contract (see ``docs/security.md`` for the policy and the figures):
 - **Conditional GET**: ``etag=`` / ``last_modified=`` send ``If-None-Match`` /
   ``If-Modified-Since``; a 304 comes back as ``not_modified=True`` (keep the stored page).
 - **robots.txt** (RFC 9309, parsed with protego, first 500 KiB): 2xx parsed, 4xx allow all,
-  5xx / unreachable disallow all; ``Crawl-delay`` raises the per-host politeness delay.
+  5xx / unreachable disallow all (RFC 9309 §2.3.1.4: a crawler MUST assume complete disallow
+  when robots.txt is unreachable because of server or network errors); ``Crawl-delay`` raises
+  the per-host politeness delay. The refusal names its real cause: a page refused because its
+  robots.txt could not be fetched raises the robots fetch's own error (``connect_error``,
+  ``timeout``, ``network_error``, …, with ``detail["robots"] = "unreachable"``), and a 5xx/429
+  robots.txt raises ``robots_unavailable`` naming the status; only rules that really disallow
+  the page raise ``robots_disallowed``.
 - **Politeness**: requests to one host:port start at least ``politeness_s`` apart.
 
 Errors (``docorbit_serve.errors``): ``BlockedURL`` (code ``blocked_url``, ``detail["reason"]``
@@ -77,6 +83,7 @@ FETCH_CODES = (
     "network_error",
     "protocol_error",
     "robots_disallowed",
+    "robots_unavailable",
     "timeout",
     "too_large",
     "too_many_redirects",
@@ -194,6 +201,7 @@ class RobotsInfo:
     crawl_delay: float | None = None
     truncated: bool = False
     error: str | None = None
+    message: str = ""  # why robots.txt could not be read (the fetch error's message)
     parser: Protego | None = field(default=None, repr=False, compare=False)
 
     def allows(self, url: str, agent: str) -> bool:
@@ -370,6 +378,28 @@ def _retry_after(value: str | None, now: float) -> float | None:
     return max(0.0, when.timestamp() - now)
 
 
+def _raise_unreadable_robots(info: RobotsInfo, url: str) -> None:
+    """Raise the real cause when ``info`` disallows everything because robots.txt could not be
+    read (network error or 5xx/429); return when its rules were read (or it was refused)."""
+    if info.state != "disallow_all" or info.error in (None, "blocked_redirect"):
+        return
+    why = "nothing of the site is fetched while its robots.txt cannot be read (RFC 9309)"
+    if info.error == "http_status":
+        raise _fetch_error(
+            "robots_unavailable",
+            f"{info.origin}/robots.txt answered HTTP {info.status}; {why}: try again later",
+            url,
+            robots="unavailable",
+            robots_status=info.status,
+        )
+    raise _fetch_error(
+        info.error,
+        f"{info.message or 'robots.txt could not be fetched'} ({why})",
+        url,
+        robots="unreachable",
+    )
+
+
 def _fetch_error(code: str, message: str, url: str, **detail: Any) -> FetchError:
     d = {"url": url, **{k: v for k, v in detail.items() if v is not None}}
     return FetchError(message, code=code, detail=d)
@@ -506,6 +536,7 @@ class SecureFetcher:
             if use_robots:
                 info = self._robots_for(target)
                 if not info.allows(str(target.url), p.robots_agent):
+                    _raise_unreadable_robots(info, current)
                     raise _fetch_error(
                         "robots_disallowed",
                         f"robots.txt of {target.origin} disallows {current}",
@@ -737,7 +768,7 @@ class SecureFetcher:
                 raise  # the origin itself is refused: so is the page
             return RobotsInfo(origin, "disallow_all", error="blocked_redirect")
         except FetchError as e:
-            return RobotsInfo(origin, "disallow_all", error=e.code)
+            return RobotsInfo(origin, "disallow_all", error=e.code, message=e.message)
         if attempt.status >= 500 or attempt.status == 429:
             return RobotsInfo(origin, "disallow_all", status=attempt.status, error="http_status")
         if attempt.status >= 400:

@@ -10,8 +10,11 @@ Contract::
   FTS extension); ``None`` = ``DEFAULT_BACKEND``. Both see the same analysed terms
   (``analyze.terms``) and the same re-ranking (``scoring.rerank``).
 - Bounds: ``offset + limit`` is capped at ``MAX_RESULTS`` rows (``truncated`` is set when the
-  cap cut the requested window short); each query runs under ``TIME_LIMIT_S`` (a timer thread
-  interrupts DuckDB) and raises ``SearchError`` when it is exceeded.
+  cap cut the requested window short); every step of a search (query understanding, filters,
+  candidates, re-ranking, dense ranking, hit rows) shares one ``TIME_LIMIT_S`` deadline
+  (``deadline.Deadline``: a timer thread interrupts DuckDB, Python steps are checked between)
+  and ``SearchError`` (``search_timeout``) is raised when it is exceeded. A query beyond
+  ``query.MAX_QUERY_CHARS`` / ``MAX_QUERY_TERMS`` is ``InputError`` (``bad_input``).
 - Errors: blank query or bad limit/offset/backend -> ``UsageError``; a library filter the index
   does not hold -> ``UnknownLibrary`` (detail lists the known libraries); an unknown version
   of a known library -> ``NotFound`` (detail lists its versions); nothing published ->
@@ -39,6 +42,7 @@ import duckdb
 
 from docorbit_serve.errors import NotFound, SearchError, UnknownLibrary, UsageError
 from docorbit_serve.search import bm25, fts
+from docorbit_serve.search.deadline import Deadline
 from docorbit_serve.search.query import understand
 from docorbit_serve.search.scoring import SCORING, ScoringConfig, rerank
 from docorbit_serve.search.sqlfiles import sql
@@ -241,10 +245,12 @@ def search(
     name = _validate(query, limit, offset, backend)
     window_end = min(offset + limit, MAX_RESULTS)
     cut = offset + limit > MAX_RESULTS
+    deadline = Deadline(time_limit_s)  # one deadline for every step, understanding included
     q = understand(query, cfg)
+    deadline.check("query understanding")
     cur, vectors = _view(catalog, hybrid)
     try:
-        with _time_limit(cur, time_limit_s):
+        with deadline.interrupting(cur):
             _check_filters(cur, library, version)
             pool = max(cfg.candidates, window_end)
             cands = BACKENDS[name](
@@ -256,12 +262,14 @@ def search(
                 texts = _rows(cur, [c["cid"] for c in cands])
                 cands = [{**texts[c["cid"]], **c} for c in cands if c["cid"] in texts]
             ranked = _one_per_section(rerank(cands, q, cfg))
+            deadline.check("re-ranking")
             if vectors is not None:
                 from docorbit_serve.search.hybrid import fuse  # numpy only when hybrid
 
                 ranked = _one_per_section(
                     fuse(cur, vectors, query, ranked, library=library, version=version, cfg=cfg)
                 )
+                deadline.check("dense ranking")
             window = ranked[offset:window_end]
             rows = _rows(cur, [c["cid"] for c in window])
     finally:

@@ -14,6 +14,13 @@ Contract: ``understand(query, cfg) -> Query`` with
   ``troubleshooting``; code-like identifiers mean ``api``);
 - ``identifiers``: the code-like tokens of the query (lowercased), for symbol matching.
 
+Bounds (the same for the CLI, MCP and REST faces, which all reach ``understand`` through
+``search``): a query longer than ``MAX_QUERY_CHARS`` characters, or whose text analyses to more
+than ``MAX_QUERY_TERMS`` distinct terms, raises ``InputError`` (``bad_input``) before any
+pattern runs over it (``check_query``). The code-token pattern runs per whitespace-separated
+token and skips tokens longer than ``MAX_TOKEN_CHARS`` (no identifier is that long), so the cost
+of understanding is linear in the query's length (a 10,000-character word took ~20 s before).
+
 Deterministic; depends only on the query text and the config.
 """
 
@@ -23,9 +30,28 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from docorbit_serve.errors import InputError
 from docorbit_serve.search.analyze import terms
 
-__all__ = ["INTENTS", "SYNONYMS", "Query", "base_forms", "normalize", "understand"]
+__all__ = [
+    "INTENTS",
+    "MAX_QUERY_CHARS",
+    "MAX_QUERY_TERMS",
+    "MAX_TOKEN_CHARS",
+    "SYNONYMS",
+    "Query",
+    "base_forms",
+    "check_query",
+    "normalize",
+    "understand",
+]
+
+# A pasted traceback with its question fits in 2,000 characters; the dev questions are under
+# 100 characters and 15 terms. Beyond these caps a query is refused, not truncated, so the
+# caller knows what was searched.
+MAX_QUERY_CHARS = 2000
+MAX_QUERY_TERMS = 64
+MAX_TOKEN_CHARS = 200
 
 INTENTS = (
     "api",
@@ -405,6 +431,37 @@ class Query:
         }
 
 
+def check_query(query: str) -> None:
+    """Raise ``InputError`` (``bad_input``) when ``query`` is beyond the length cap."""
+    if len(query) > MAX_QUERY_CHARS:
+        raise InputError(
+            f"the query is {len(query):,} characters long; the limit is {MAX_QUERY_CHARS:,}. "
+            "Search with the words that matter (an error's last line, an API name)",
+            detail={"chars": len(query), "max_chars": MAX_QUERY_CHARS},
+            code="bad_input",
+        )
+
+
+def _check_terms(count: int) -> None:
+    if count > MAX_QUERY_TERMS:
+        raise InputError(
+            f"the query has {count} distinct search terms; the limit is {MAX_QUERY_TERMS}. "
+            "Search with fewer, more specific words",
+            detail={"terms": count, "max_terms": MAX_QUERY_TERMS},
+            code="bad_input",
+        )
+
+
+def _code_tokens(text: str) -> list[str]:
+    """Code-like tokens of ``text``, matched per whitespace-separated token (linear time)."""
+    return [
+        m.group()
+        for tok in text.split()
+        if len(tok) <= MAX_TOKEN_CHARS
+        for m in _CODE_TOKEN.finditer(tok)
+    ]
+
+
 def normalize(query: str) -> str:
     """The query without pasted-error noise (frames, addresses, URLs, long numbers)."""
     text = _TRACE_HEAD.sub(" ", query)
@@ -451,7 +508,7 @@ def _intents(raw: str, words: set[str]) -> tuple[str, ...]:
     found = {name for name, cues in _INTENT_CUES.items() if words & set(cues)}
     if _ERROR_NAME.search(raw):
         found.add("troubleshooting")
-    if _CODE_TOKEN.search(raw):
+    if _code_tokens(raw):
         found.add("api")
     if _VERSION_MOVE.search(raw):
         found.add("migration")
@@ -459,10 +516,14 @@ def _intents(raw: str, words: set[str]) -> tuple[str, ...]:
 
 
 def understand(query: str, cfg: Any = None) -> Query:
-    """Normalized text, weighted terms, intents and identifiers of ``query``."""
+    """Normalized text, weighted terms, intents and identifiers of ``query``.
+
+    Raises ``InputError`` beyond ``MAX_QUERY_CHARS`` / ``MAX_QUERY_TERMS``."""
     w_syn = float(getattr(cfg, "w_synonym", 0.4)) if cfg is not None else 0.4
+    check_query(query)
     text = normalize(query)
     weights: dict[str, float] = {t: 1.0 for t in terms(text)}
+    _check_terms(len(weights))
     for m in _FROM_IMPORT.finditer(text):
         for name in re.split(r"\s*,\s*", m.group(2)):
             weights.setdefault(f"{m.group(1)}.{name}".lower(), 1.0)
@@ -472,9 +533,7 @@ def understand(query: str, cfg: Any = None) -> Query:
             for t in terms(syn):
                 if weights.get(t, 0.0) < w_syn:
                     weights[t] = w_syn
-    idents = tuple(
-        dict.fromkeys(m.group().rstrip("()").lower() for m in _CODE_TOKEN.finditer(text))
-    )
+    idents = tuple(dict.fromkeys(t.rstrip("()").lower() for t in _code_tokens(text)))
     return Query(
         raw=query,
         text=text,

@@ -172,7 +172,19 @@ def test_robots_status_rules_follow_rfc9309(status, allowed):
         else:
             with pytest.raises(FetchError) as e:
                 f.get(f"{base}/page")
-            assert e.value.code == "robots_disallowed"
+            # disallow-all (RFC 9309 §2.3.1.4), reported as what it is: an unavailable robots.txt
+            assert e.value.code == "robots_unavailable"
+            assert e.value.detail["robots_status"] == status and str(status) in e.value.message
+
+
+def test_an_unreachable_host_reads_as_a_connection_error_not_a_robots_refusal():
+    with serve_routes({"/page": (200, HTML, b"x")}) as base:
+        dead = base  # the server is gone once the block ends: connections are refused
+    with _fetcher(dead, respect_robots=True, max_retries=0) as f, pytest.raises(FetchError) as e:
+        f.get(f"{dead}/page")
+    assert e.value.code == "connect_error"
+    assert e.value.detail["robots"] == "unreachable"
+    assert "robots.txt disallows" not in e.value.message
 
 
 def test_requests_to_one_host_are_spaced_by_the_politeness_delay():

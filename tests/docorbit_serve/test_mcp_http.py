@@ -208,11 +208,12 @@ def test_oversized_and_chunked_oversized_bodies_get_413_and_the_server_keeps_ser
 
 
 def test_a_foreign_origin_never_reaches_a_tool(served, tmp_path):
-    """A tool call with a valid session but a foreign Origin is refused before ingest_doc runs."""
+    """A tool call after a valid initialize but with a foreign Origin is refused before
+    ingest_doc runs (the server is stateless: no session id is issued)."""
     port, _proc, home = served
     before = home.config_path.read_bytes()
     init = _post(port, f"127.0.0.1:{port}", None)
-    sid = init.headers["mcp-session-id"]
+    assert init.status_code == 200 and "mcp-session-id" not in init.headers
     (tmp_path / "doc.md").write_text("# Planted\n\ntext\n", encoding="utf-8")
     call = {
         "jsonrpc": "2.0",
@@ -228,7 +229,7 @@ def test_a_foreign_origin_never_reaches_a_tool(served, tmp_path):
         f"127.0.0.1:{port}",
         "http://evil.example",
         json.dumps(call).encode(),
-        headers={"mcp-session-id": sid, "mcp-protocol-version": "2025-06-18"},
+        headers={"mcp-protocol-version": "2025-06-18"},
     )
     assert r.status_code == 403
     assert home.config_path.read_bytes() == before
