@@ -1,0 +1,75 @@
+"""Library / version scope and version stamping shared by the API-intelligence services.
+
+Contract:
+- ``check_scope(cursor, library, version)``: an unknown library is ``UnknownLibrary`` (detail
+  lists the known ones), an unknown version of a known library is ``NotFound`` (detail lists
+  its versions) — the same errors as search.
+- ``stamp(items, pins, version)``: like ``versioned.versioned_search`` for API rows. Each item
+  (with ``library``, ``version``, ``score``, a ``key`` naming "the same thing" across versions)
+  gets ``version_match`` against the workspace pin of its library; when no version was asked
+  for and pins exist, scores are weighted by ``versioned.MATCH_WEIGHTS`` and the same key seen
+  again in a worse-matching version is dropped. Returns ``(items, versions, notices)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from docorbit_serve.errors import NotFound, UnknownLibrary
+from docorbit_serve.search.sqlfiles import sql
+
+__all__ = ["check_scope", "stamp"]
+
+
+def check_scope(cursor: Any, library: str | None, version: str | None) -> None:
+    known = {lib: list(v) for lib, v in cursor.execute(sql("api_libraries")).fetchall()}
+    if library is not None and library not in known:
+        raise UnknownLibrary(
+            f"library {library!r} is not in the published index; known libraries: "
+            + (", ".join(sorted(known)) or "(none)"),
+            detail={"library": library, "known": sorted(known)},
+        )
+    if version is not None:
+        versions = known[library] if library else sorted({v for vs in known.values() for v in vs})
+        if version not in versions:
+            raise NotFound(
+                f"version {version!r} is not indexed"
+                + (f" for {library}" if library else "")
+                + "; indexed: "
+                + (", ".join(versions) or "(none)"),
+                detail={"library": library, "version": version, "versions": versions},
+            )
+
+
+def stamp(
+    items: list[dict[str, Any]], pins: Mapping[str, Any] | None, version: str | None
+) -> tuple[list[dict[str, Any]], dict[str, dict[str, Any]], list[str]]:
+    """Stamp ``version_match``, re-weight for the pins and drop worse duplicates (docstring)."""
+    if not pins:
+        return items, {}, []
+    from docorbit_serve.versioned import MATCH_WEIGHTS, classify, notice
+
+    rescore = version is None
+    for it in items:
+        match = classify(str(it["version"]), pins.get(str(it["library"])))
+        it["version_match"] = match
+        if rescore:
+            it["score"] = round(float(it["score"]) * MATCH_WEIGHTS.get(match, 1.0), 6)
+    out = items
+    if rescore:
+        out = sorted(items, key=lambda it: -float(it["score"]))
+        seen: set[Any] = set()
+        kept = []
+        for it in out:
+            if it["key"] in seen:
+                continue
+            seen.add(it["key"])
+            kept.append(it)
+        out = kept
+    libs = sorted({str(it["library"]) for it in out} & set(pins))
+    return (
+        out,
+        {lib: pins[lib].to_dict() for lib in libs},
+        [notice(pins[lib]) for lib in libs],
+    )
