@@ -84,7 +84,18 @@ def init(state: _State, hybrid: bool | None) -> None:
 
 
 def _is_url(s: str) -> bool:
-    return s.startswith(("http://", "https://"))
+    return s.lower().startswith(("http://", "https://"))  # URL schemes are case-insensitive
+
+
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+
+
+def _refuse_other_scheme(text: str) -> None:
+    """A ``scheme:`` that is not http(s) and not an existing path (``ws:``, ``view-source:``,
+    ``file:``, ``javascript:``) is refused by the fetch policy like any other URL:
+    ``BlockedURL`` (``blocked_url``, exit 5, ``detail.reason == "scheme"``)."""
+    if _SCHEME.match(text) and not _is_url(text) and not Path(text).expanduser().exists():
+        _check_policy(text, ())
 
 
 def _location(path_or_url: str, kind: str | None, project_root: Path) -> tuple[str, str]:
@@ -96,11 +107,7 @@ def _location(path_or_url: str, kind: str | None, project_root: Path) -> tuple[s
                 "kind 'local' needs a folder, not a URL", detail={"location": path_or_url}
             )
         return kind, path_or_url
-    if re.match(r"^[A-Za-z][A-Za-z0-9+.-]*://", path_or_url):
-        raise InputError(
-            f"unsupported URL scheme in {path_or_url!r}: use http(s) URLs or a local folder",
-            detail={"location": path_or_url},
-        )
+    _refuse_other_scheme(path_or_url)
     p = Path(path_or_url).expanduser().resolve()
     if not p.exists():
         raise InputError(f"no such file or folder: {p}", detail={"location": str(p)})
@@ -306,7 +313,7 @@ def remove(state: _State, name: str) -> None:
 
 
 @cli.command()
-@click.argument("target", metavar="URL_OR_NAME")
+@click.argument("target", metavar="URL_OR_NAME_OR_PATH")
 @click.option(
     "--kind",
     type=click.Choice(["web", "llms_txt", "markdown", "openapi", "sitemap"]),
@@ -320,7 +327,8 @@ def remove(state: _State, name: str) -> None:
 @click.pass_obj
 def inspect(state: _State, target: str, kind: str, allow_hosts: tuple[str, ...]) -> None:
     """Show what discovery finds at a URL (or a package NAME's docs URL): every provider's
-    candidates, their validity, and the recommended source per purpose. Stores nothing."""
+    candidates, their validity, and the recommended source per purpose; for a local folder or
+    file, the files an ingest would take and those it leaves out. Stores nothing."""
     for h in allow_hosts:
         if not _HOST_PORT.match(h):
             raise UsageError(f"--allow-host wants HOST:PORT, got {h!r}", detail={"allow_host": h})
@@ -331,6 +339,11 @@ def inspect(state: _State, target: str, kind: str, allow_hosts: tuple[str, ...])
     hosts = (*settings_hosts, *allow_hosts)
     resolution = None
     if not _is_url(target):
+        _refuse_other_scheme(target)
+        if Path(target).expanduser().exists():
+            data = _inspect_local(Path(target).expanduser().resolve())
+            _emit(state, data, _inspect_local_text(data))
+            return
         if not _is_identifier(target):
             raise UsageError(f"inspect wants an http(s) URL or a package name, not {target!r}")
         resolution = _resolve_name(target, hosts)
@@ -362,6 +375,56 @@ def inspect(state: _State, target: str, kind: str, allow_hosts: tuple[str, ...])
         "candidates": candidates,
     }
     _emit(state, data, _inspect_text(data))
+
+
+_PREVIEW_FILES = 50
+
+
+def _inspect_local(path: Path) -> dict[str, Any]:
+    """What ``docorbit add PATH`` + ``ingest`` would take from a local folder or file: the
+    files the local reader selects (the first ``_PREVIEW_FILES``), their count and bytes, and
+    the files it leaves out, counted by suffix. Reads names and sizes only."""
+    from docorbit_assets.lib.discover import local_markdown_files  # light: no Dagster
+
+    if path.is_dir():
+        kind, root = "local", path
+        taken = local_markdown_files(path)
+    else:
+        kind, root, taken = "markdown", path.parent, [path.name]
+    chosen = set(taken)
+    skipped: dict[str, int] = {}
+    if path.is_dir():
+        for f in sorted(path.rglob("*")):
+            rel = f.relative_to(path).as_posix()
+            if f.is_file() and rel not in chosen and not rel.startswith("."):
+                key = f.suffix.lower() or "(none)"
+                skipped[key] = skipped.get(key, 0) + 1
+    size = sum((root / rel).stat().st_size for rel in taken)
+    return {
+        "path": str(path),
+        "kind": kind,
+        "files": len(taken),
+        "bytes": size,
+        "sample": taken[:_PREVIEW_FILES],
+        "truncated": len(taken) > _PREVIEW_FILES,
+        "skipped": dict(sorted(skipped.items())),
+        "ingest": {"kind": kind, "location": str(path)} if taken else None,
+    }
+
+
+def _inspect_local_text(data: dict[str, Any]) -> str:
+    lines = [f"# {data['path']}", ""]
+    if data["ingest"] is None:
+        lines.append("nothing ingestible: no Markdown files (.md, .mdx, .markdown)")
+    else:
+        lines.append(f"ingest as: {data['kind']} · {data['files']} files · {data['bytes']:,} bytes")
+        lines += ["", "## Files", ""] + [f"- {rel}" for rel in data["sample"]]
+        if data["truncated"]:
+            lines.append(f"- … and {data['files'] - len(data['sample'])} more")
+    if data["skipped"]:
+        lines += ["", "## Left out", ""]
+        lines += [f"- {suffix}: {n}" for suffix, n in data["skipped"].items()]
+    return "\n".join(lines)
 
 
 def _inspect_text(data: dict[str, Any]) -> str:
@@ -406,11 +469,15 @@ def ingest(state: _State, source: str | None, allow_hosts: tuple[str, ...]) -> N
         raise UsageError(
             f"no sources in {home.config_path}; add one with `docorbit add PATH_OR_URL --library L`"
         )
-    from docorbit_assets.ingest import run_ingest  # the one hand-over to the pipeline
+    from docorbit_serve.ingest_lock import ingest_lock
 
-    report = run_ingest(
-        home, sources=[source] if source else None, progress=_info, allow_hosts=allow_hosts
-    )
+    # The lock first: a second ingest is refused at once, not after importing Dagster (~2 s).
+    with ingest_lock(home):
+        from docorbit_assets.ingest import run_ingest  # the one hand-over to the pipeline
+
+        report = run_ingest(
+            home, sources=[source] if source else None, progress=_info, allow_hosts=allow_hosts
+        )
     if not report.get("ok"):
         if _all_blocked(report):
             raise BlockedURL(_ingest_failure(report), detail=report)
