@@ -45,7 +45,7 @@ class DiffItem(BaseModel):
     title: str = ""
     url: str = ""
     anchor: str = ""
-    pointer: str = Field("", description="JSON pointer into the spec (endpoints).")
+    pointer: str = Field(default="", description="JSON pointer into the spec (endpoints).")
     from_snapshot: str
     to_snapshot: str
     details: list[str] = []
@@ -72,8 +72,12 @@ class ApiCall(BaseModel):
     client: str = Field(description="requests, httpx, aiohttp, urllib, fetch, axios, curl, sdk")
     snippet: str
     method: str | None = None
-    url: str | None = Field(None, description="Literal URL or template ({name} for variables).")
-    path: str | None = Field(None, description="URL path or template without host and query.")
+    url: str | None = Field(
+        default=None, description="Literal URL or template ({name} for variables)."
+    )
+    path: str | None = Field(
+        default=None, description="URL path or template without host and query."
+    )
     host: str | None = None
     url_kind: Literal["literal", "template", "dynamic", "none"] = "none"
     sdk_chain: list[str] = []
@@ -81,7 +85,7 @@ class ApiCall(BaseModel):
     body_fields: list[str] = []
     headers: list[str] = []
     response_fields: list[str] = []
-    dynamic: list[str] = Field([], description="Parts that could not be read statically.")
+    dynamic: list[str] = Field(default=[], description="Parts that could not be read statically.")
 
 
 class Finding(BaseModel):
@@ -95,7 +99,9 @@ class Finding(BaseModel):
 class CallReport(BaseModel):
     call: ApiCall
     status: Status
-    endpoint: str | None = Field(None, description="'METHOD /path' of the matched endpoint.")
+    endpoint: str | None = Field(
+        default=None, description="'METHOD /path' of the matched endpoint."
+    )
     library: str | None = None
     version: str | None = None
     findings: list[Finding]
@@ -105,7 +111,7 @@ class VerifyResult(BaseModel):
     status: Status | Literal["no_calls"]
     counts: dict[str, int]
     calls: list[CallReport]
-    versions: dict[str, str] = Field({}, description="library -> version verified against.")
+    versions: dict[str, str] = Field(default={}, description="library -> version verified against.")
     notices: list[str] = []
 
 
