@@ -1,30 +1,81 @@
-"""The one ``Definitions`` object of DocOrbit (``workspace.yaml`` loads it).
+"""The one ``Definitions`` object of DocOrbit (``workspace.yaml`` and ``dg`` load ``defs``).
 
-Nothing is resolved at import: the ``docorbit`` resource finds the home when a run or sensor tick
-needs it (``DOCORBIT_HOME``, ``DOCORBIT_PROJECT`` or the working directory's project; see
-``defs/resources.py``). Demo (from the repository root; ``DAGSTER_HOME`` must exist, and is the
-instance ``docorbit ingest`` records its runs in, so they show up in the UI)::
+``build_definitions(home=None)`` assembles the assets, checks, named jobs (``defs/jobs.py``),
+schedules and sensors (``defs/schedules.py``, ``defs/sensors.py``), per-source freshness checks
+(``defs/freshness.py``) and resources. Per-source pieces (``ingest_<source>`` jobs,
+``refresh_<source>`` schedules, ``fresh_<source>`` checks) come from ``docorbit.toml``, read
+when the code location loads: the home is ``home`` when given (``run_ingest``), else
+``DOCORBIT_HOME`` / ``DOCORBIT_PROJECT`` / the working directory's project. A missing or broken
+``docorbit.toml`` gives the definitions without per-source pieces (the UI still loads and the
+``source_partitions`` sensor reports the error); "Reload definitions" in the UI picks up edits.
+Resources still resolve the home at run time (``defs/resources.py``).
 
-    mkdir -p /path/to/project/.docorbit/dagster
-    DOCORBIT_PROJECT=/path/to/project DAGSTER_HOME=/path/to/project/.docorbit/dagster \\
-        .venv/bin/dagster dev -w workspace.yaml -h 127.0.0.1 -p 3000
+Start the UI with one command (sets ``DAGSTER_HOME`` and the project itself)::
 
-The ``source_partitions`` sensor (running by default) adds a partition per source within ~30 s;
-materialize a source's partition, then ``search_index`` and ``published``.
+    .venv/bin/docorbit ui            # or: make ui  — http://127.0.0.1:3000
+
+Every asset carries an owner (``OWNERS``) and a description (its docstring).
 """
 
 from __future__ import annotations
 
+import warnings
+
 import dagster as dg
 
 from docorbit_assets.defs import ALL_ASSETS, ALL_CHECKS, SENSORS
-from docorbit_assets.defs.resources import build_resources
-
-__all__ = ["defs"]
-
-defs = dg.Definitions(
-    assets=ALL_ASSETS,
-    asset_checks=ALL_CHECKS,
-    sensors=SENSORS,
-    resources=build_resources(),
+from docorbit_assets.defs.freshness import freshness_checks
+from docorbit_assets.defs.jobs import (
+    PUBLISH_JOB,
+    REFRESH_ALL,
+    freshness_job,
+    ingest_job,
+    job_names,
 )
+from docorbit_assets.defs.resources import build_resources
+from docorbit_assets.defs.schedules import publish_sensor, source_schedules
+from docorbit_serve.errors import DocOrbitError
+from docorbit_serve.home import Home, resolve_home
+from docorbit_serve.registry import Registry, load_registry
+
+__all__ = ["OWNERS", "build_definitions", "defs"]
+
+OWNERS = ["team:docs-platform"]
+
+
+def _registry(home: Home | None) -> Registry | None:
+    import os
+
+    try:
+        home = home or resolve_home(project=os.environ.get("DOCORBIT_PROJECT") or None)
+        return load_registry(home.config_path)
+    except (DocOrbitError, OSError):
+        return None
+
+
+def _with_owner(spec: dg.AssetSpec) -> dg.AssetSpec:
+    return spec.replace_attributes(owners=spec.owners or OWNERS)
+
+
+def build_definitions(home: Home | None = None) -> dg.Definitions:
+    """The Definitions for ``home`` (``None``: resolved from the environment, see above)."""
+    registry = _registry(home)
+    slugs = job_names(s.name for s in registry.sources) if registry else {}
+    ingest_jobs = {f"ingest_{s}": ingest_job(name, s) for name, s in slugs.items()}
+    fresh = freshness_checks(slugs)
+    fresh_job = freshness_job(fresh)
+    schedules = source_schedules(registry, ingest_jobs, fresh_job) if registry else []
+    defs = dg.Definitions(
+        assets=ALL_ASSETS,
+        asset_checks=[*ALL_CHECKS, *fresh],
+        jobs=[*ingest_jobs.values(), REFRESH_ALL, PUBLISH_JOB, fresh_job],
+        schedules=schedules,
+        sensors=[*SENSORS, publish_sensor([*ingest_jobs.values(), REFRESH_ALL])],
+        resources=build_resources(home),
+    )
+    with warnings.catch_warnings():  # map_asset_specs is marked preview in Dagster 1.13
+        warnings.simplefilter("ignore", dg.PreviewWarning)
+        return defs.map_asset_specs(func=_with_owner)
+
+
+defs = build_definitions()

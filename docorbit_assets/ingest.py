@@ -3,11 +3,17 @@ to Dagster.
 
 ``run_ingest(home, *, sources=None, progress=None) -> dict``:
 
-1. reads ``docorbit.toml`` and syncs the ``source`` dynamic partitions with it;
-2. for each selected source (all configured ones by default, in name order) materializes the
-   partitioned assets (``sources`` … ``snapshots``, with their checks) in-process for that
-   partition;
-3. if at least one source got through, materializes ``search_index`` and ``published``.
+1. reads ``docorbit.toml``, syncs the ``source`` dynamic partitions with it, and marks failed
+   every run of this instance still STARTED whose process is gone (``recover_dead_runs``: a
+   killed ``docorbit ingest`` never leaves a run STARTED forever);
+2. for each selected source (all configured ones by default, in name order) executes the named
+   job ``ingest_<source>`` (``refresh=True``: ``refresh_all``, discovery reused) in-process for
+   that partition: the partitioned assets ``sources`` … ``snapshots`` with their checks;
+3. if at least one source got through, executes the ``publish`` job (``search_index`` and
+   ``published``, with their checks and the freshness checks).
+
+Each run is tagged ``docorbit/entry=run_ingest`` and ``docorbit/pid=<pid>`` (what
+``recover_dead_runs`` checks).
 
 Runs are recorded in a persistent ``DagsterInstance`` at ``home/dagster`` (telemetry off), so
 ``DAGSTER_HOME=<home>/dagster dagster dev -w workspace.yaml`` shows them afterwards. One ingest
@@ -37,6 +43,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import re
 import sys
 import time
@@ -46,9 +53,8 @@ from typing import Any
 
 import dagster as dg
 
-from docorbit_assets.defs import ALL_ASSETS, ALL_CHECKS, PER_SOURCE_ASSETS, PUBLISH_ASSETS
+from docorbit_assets.defs.jobs import MODE_TAG, job_names
 from docorbit_assets.defs.partitions import sync_partitions
-from docorbit_assets.defs.resources import build_resources
 from docorbit_assets.lib.publish import current_manifest, latest_snapshot
 from docorbit_serve import errors
 from docorbit_serve.errors import ConfigError, IngestError
@@ -56,10 +62,14 @@ from docorbit_serve.home import Home, atomic_write_bytes
 from docorbit_serve.ingest_lock import ingest_lock
 from docorbit_serve.registry import load_registry
 
-__all__ = ["open_instance", "run_ingest"]
+__all__ = ["PID_TAG", "open_instance", "recover_dead_runs", "run_ingest"]
 
 _QUIET = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
-_DAGSTER_YAML = b"telemetry:\n  enabled: false\n"
+# Run monitoring: the daemon (docorbit ui / dagster dev) fails runs whose worker died.
+_DAGSTER_YAML = (
+    b"telemetry:\n  enabled: false\nrun_monitoring:\n  enabled: true\n  poll_interval_seconds: 30\n"
+)
+PID_TAG = "docorbit/pid"
 
 
 def open_instance(home: Home) -> dg.DagsterInstance:
@@ -77,6 +87,33 @@ def _exclusive(home: Home) -> Iterator[None]:
     # docorbit.toml); it is re-entrant for the thread holding it.
     with ingest_lock(home):
         yield
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def recover_dead_runs(instance: dg.DagsterInstance) -> list[str]:
+    """Mark failed every STARTED/STARTING run tagged ``docorbit/pid`` whose process is gone.
+
+    Returns the run ids marked. Runs without the tag (launched by the UI's daemon) are left to
+    Dagster's run monitoring (enabled in the instance's ``dagster.yaml``).
+    """
+    marked = []
+    statuses = [dg.DagsterRunStatus.STARTED, dg.DagsterRunStatus.STARTING]
+    for run in instance.get_runs(filters=dg.RunsFilter(statuses=statuses)):
+        raw = run.tags.get(PID_TAG, "")
+        if not raw.isdigit() or int(raw) == os.getpid() or _pid_alive(int(raw)):
+            continue
+        instance.report_run_failed(run, f"the process that ran it (pid {raw}) is gone")
+        marked.append(run.run_id)
+    return marked
 
 
 def _root_cause(info: Any) -> Any:
@@ -130,23 +167,22 @@ def _check_problems(evaluation: Any) -> dict[str, Any]:
     return {"problems": str(problems.value) if problems is not None else ""}
 
 
-def _materialize(
-    home: Home,
+def _execute(
+    defs: dg.Definitions,
     instance: dg.DagsterInstance,
-    selection: list,
+    job: str,
     partition: str | None,
     allow_hosts: tuple[str, ...] = (),
+    mode: str = "ingest",
 ) -> dg.ExecuteInProcessResult:
-    tags = {"docorbit/entry": "run_ingest"}
+    """Execute the named job ``job`` in-process (recorded under its name in the instance)."""
+    tags = {"docorbit/entry": "run_ingest", PID_TAG: str(os.getpid()), MODE_TAG: mode}
     if allow_hosts:  # per-run allowances, read by the discover and fetch assets
         tags["docorbit/allow_hosts"] = ",".join(allow_hosts)
     with contextlib.redirect_stdout(sys.stderr):
-        return dg.materialize(
-            ALL_ASSETS + ALL_CHECKS,
-            selection=dg.AssetSelection.assets(*selection),
+        return defs.resolve_job_def(job).execute_in_process(
             partition_key=partition,
             instance=instance,
-            resources=build_resources(home),
             run_config=_QUIET,
             raise_on_error=False,
             tags=tags,
@@ -176,11 +212,15 @@ def run_ingest(
     sources: list[str] | None = None,
     progress: Callable[[str], None] | None = None,
     allow_hosts: tuple[str, ...] = (),
+    refresh: bool = False,
 ) -> dict[str, Any]:
     """Ingest ``sources`` (default: all configured) and publish; see the module docstring.
 
     ``allow_hosts``: extra ``HOST:PORT`` fetch allowances for this run only (``--allow-host``).
+    ``refresh``: run ``refresh_all`` (reuse the source's last discovery; conditional fetches).
     """
+    from docorbit_assets.definitions import build_definitions
+
     say = progress or (lambda _msg: None)
     registry = load_registry(home.config_path)
     if not registry.sources:
@@ -203,12 +243,18 @@ def run_ingest(
         "publish": {"status": "skipped", "seconds": 0.0, "run_id": None, "error": None},
     }
     home.path.mkdir(parents=True, exist_ok=True)
+    defs = build_definitions(home)
+    slugs = job_names(s.name for s in registry.sources)
+    mode = "refresh" if refresh else "ingest"
     with _exclusive(home), open_instance(home) as instance:
         sync_partitions(instance, [s.name for s in registry.sources])
+        for run_id in recover_dead_runs(instance):
+            say(f"marked run {run_id} failed: its process is gone")
         for cfg in selected:
-            say(f"{cfg.name}: ingesting {cfg.kind} source {cfg.location}")
+            say(f"{cfg.name}: {mode} of {cfg.kind} source {cfg.location}")
             started = time.perf_counter()
-            result = _materialize(home, instance, PER_SOURCE_ASSETS, cfg.name, tuple(allow_hosts))
+            job = "refresh_all" if refresh else f"ingest_{slugs[cfg.name]}"
+            result = _execute(defs, instance, job, cfg.name, tuple(allow_hosts), mode)
             entry = _source_entry(home, cfg.name, result)
             entry["seconds"] = round(time.perf_counter() - started, 3)
             report["sources"][cfg.name] = entry
@@ -219,7 +265,7 @@ def run_ingest(
         if any(e["status"] == "ok" for e in report["sources"].values()):
             say("publishing: building the search index")
             started = time.perf_counter()
-            result = _materialize(home, instance, PUBLISH_ASSETS, None)
+            result = _execute(defs, instance, "publish", None)
             report["publish"] = {
                 "status": "ok" if result.success else "failed",
                 "seconds": round(time.perf_counter() - started, 3),

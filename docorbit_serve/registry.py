@@ -24,8 +24,10 @@ Format::
     [sources.limits]                 # optional crawl limits for web sources
     max_pages = 50
 
-Reads with ``tomllib``; writes with ``tomli_w`` (deterministic: sources sorted by name, keys
-sorted) and atomically. Names are restricted to ``[A-Za-z0-9._-]`` because they become folder
+Reads with ``tomllib`` and validates every key against ``docorbit_serve.settings`` (an unknown
+or misspelt key is a ``ConfigError`` naming it and the closest known key). Writes atomically
+with ``tomlkit``, round-trip: ``add`` / ``remove`` keep the user's comments, key order and every
+key they do not touch; a new file gets a header and its sources sorted by name. Names are restricted to ``[A-Za-z0-9._-]`` because they become folder
 names and partition keys.
 """
 
@@ -37,10 +39,11 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-import tomli_w
+import tomlkit
 
 from docorbit_serve.errors import ConfigError, SourceNotFound, UsageError
 from docorbit_serve.home import atomic_write_bytes
+from docorbit_serve.settings import LIMITS, SETTINGS, SOURCE_KEYS, TOP_LEVEL, check_table
 
 __all__ = [
     "KINDS",
@@ -224,7 +227,6 @@ class Registry:
             )
         return value
 
-
     @property
     def stale_after_hours(self) -> float:
         """``[settings] stale_after_hours`` (default 48): freshness limit since the last fetch."""
@@ -254,6 +256,7 @@ def load_registry(path: Path) -> Registry:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
         raise ConfigError(f"{path} is not valid TOML: {e}", detail={"path": str(path)}) from e
+    _check(data, path)
     sources = [SourceConfig.from_toml(d) for d in data.get("sources", [])]
     names = [s.name for s in sources]
     dupes = sorted({n for n in names if names.count(n) > 1})
@@ -264,10 +267,58 @@ def load_registry(path: Path) -> Registry:
     return Registry(path, sources, dict(data.get("settings", {})))
 
 
+def _check(data: dict[str, Any], path: Path) -> None:
+    """Every key known (``settings``): a misspelt key is an error naming the right one."""
+    check_table(data, TOP_LEVEL, str(path))
+    check_table(data.get("settings", {}), SETTINGS, "[settings]")
+    for i, entry in enumerate(data.get("sources", [])):
+        where = f"[[sources]] #{i + 1} ({entry.get('name', '?')})"
+        check_table(entry, SOURCE_KEYS, where)
+        check_table(entry.get("limits", {}), LIMITS, f"{where} limits")
+
+
+_HEADER = "# DocOrbit sources. Edit by hand or with `docorbit add` / `docorbit remove`.\n"
+
+
+_EMPTY: tuple[Any, ...] = ("", None, [], {}, ())
+
+
+def _plain(value: Any) -> Any:
+    return value.unwrap() if hasattr(value, "unwrap") else value
+
+
+def _update_table(table: Any, new: dict[str, Any]) -> None:
+    """Set ``new`` into a tomlkit table in place: changed keys set, gone keys removed, the
+    others (and their comments, and the key order) untouched."""
+    for k in [k for k in table if k not in new and _plain(table.get(k)) not in _EMPTY]:
+        del table[k]
+    for k, v in new.items():
+        if k not in table and v in _EMPTY:  # a default the user did not write: leave it out
+            continue
+        old = table.get(k)
+        if k not in table or _plain(old) != v:
+            table[k] = v
+
+
 def save_registry(reg: Registry) -> None:
-    data: dict[str, Any] = {}
+    """Write ``reg`` back. An existing file is edited in place with ``tomlkit`` (comments, key
+    order and untouched keys kept; a new source appended); a new file is written in full."""
+    text = reg.path.read_text(encoding="utf-8") if reg.path.exists() else _HEADER
+    doc = tomlkit.parse(text)
     if reg.settings:
-        data["settings"] = reg.settings
-    data["sources"] = [s.to_toml() for s in sorted(reg.sources, key=lambda s: s.name)]
-    header = "# DocOrbit sources. Edit by hand or with `docorbit add` / `docorbit remove`.\n"
-    atomic_write_bytes(reg.path, (header + tomli_w.dumps(data)).encode("utf-8"))
+        settings = doc.setdefault("settings", tomlkit.table())
+        _update_table(settings, dict(reg.settings))
+    elif "settings" in doc:
+        del doc["settings"]
+    wanted = {s.name: s.to_toml() for s in reg.sources}
+    old = doc.get("sources")
+    tables = tomlkit.aot()
+    for t in list(old) if old is not None else []:
+        name = t.get("name")
+        if name in wanted:
+            _update_table(t, wanted.pop(name))
+            tables.append(t)
+    for name in sorted(wanted):
+        tables.append(tomlkit.item(wanted[name]))
+    doc["sources"] = tables
+    atomic_write_bytes(reg.path, tomlkit.dumps(doc).encode("utf-8"))

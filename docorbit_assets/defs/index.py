@@ -1,5 +1,8 @@
 """Index stage: ``search_index`` plans the publication and builds its index file to the side.
 
+When the plan's ``publish_id`` is the one being served (nothing changed: same snapshots), the
+served manifest and its index file are reused as they are (no rebuild; publish is a no-op).
+
 With ``[settings] hybrid = true`` it also writes the publication's vectors file
 (``lib/vectors.py``) and names it in the manifest's ``vectors`` entry; publish swaps both in
 with ``published.json``.
@@ -29,6 +32,17 @@ def search_index(docorbit: DocOrbitResource) -> dg.Output[dict]:
     manifest = lib_publish.plan_publication(home, registry)
     if not manifest["sources"]:
         raise IngestError("nothing to index: no configured source has a snapshot; run an ingest")
+    current = lib_publish.current_manifest(home) or {}
+    if _reusable(home, current, manifest["publish_id"], registry.hybrid):
+        # Same snapshots as the publication being served: its index is complete and checked.
+        return dg.Output(
+            dict(current),
+            metadata={
+                "publish_id": current["publish_id"],
+                "reused": True,
+                "sources": len(manifest["sources"]),
+            },
+        )
     path = lib_index.build_index(home, manifest)
     manifest["index"] = path.relative_to(home.path).as_posix()
     metadata: dict = {
@@ -43,3 +57,11 @@ def search_index(docorbit: DocOrbitResource) -> dg.Output[dict]:
         metadata["vector_rows"] = manifest["vectors"]["rows"]
         metadata["vectors_seconds"] = round(time.perf_counter() - t0, 2)
     return dg.Output(manifest, metadata=metadata)
+
+
+def _reusable(home, current: dict, publish_id: str, hybrid: bool) -> bool:
+    if current.get("publish_id") != publish_id or not current.get("index"):
+        return False
+    if hybrid != bool(current.get("vectors")):
+        return False
+    return (home.path / current["index"]).is_file()

@@ -1,0 +1,122 @@
+"""Schedules and the automation between jobs.
+
+- ``refresh_<slug>`` — one schedule per source with ``refresh = "hourly" | "daily" | "weekly" |
+  "<cron>"`` in ``docorbit.toml``: runs ``ingest_<slug>`` on the source's partition in refresh
+  mode (conditional GETs, reused discovery and rows). Running by default (the daemon of
+  ``docorbit ui`` / ``dagster dev`` ticks it); UTC.
+- ``freshness_hourly`` — the ``freshness_checks`` job every hour (running by default).
+- ``publish_after_ingest`` — a run-status sensor: a successful ``ingest_*`` / ``refresh_all`` /
+  release run started from the UI, a schedule or a sensor requests ``publish``. Runs started by
+  ``run_ingest`` (tag ``docorbit/entry=run_ingest``) publish themselves and are skipped.
+
+``schedule_table(registry)`` is what ``docorbit schedule`` prints: every schedule with its cron,
+job and partition, the same list ``build_definitions`` turns into Dagster schedules.
+"""
+
+# No `from __future__ import annotations`: Dagster reads these signatures' annotations.
+
+from typing import Any
+
+import dagster as dg
+
+from docorbit_assets.defs.jobs import MODE_TAG, PUBLISH_JOB, job_names
+from docorbit_serve.registry import Registry, refresh_cron
+
+__all__ = [
+    "FRESHNESS_CRON",
+    "publish_sensor",
+    "schedule_table",
+    "source_schedules",
+]
+
+FRESHNESS_CRON = "0 * * * *"
+ENTRY_TAG = "docorbit/entry"
+
+
+def schedule_table(registry: Registry) -> list[dict[str, Any]]:
+    """Rows ``{name, cron, job, source, refresh, timezone}`` (per source, then the checks)."""
+    slugs = job_names(s.name for s in registry.sources)
+    rows = [
+        {
+            "name": f"refresh_{slugs[s.name]}",
+            "cron": refresh_cron(s.refresh),
+            "job": f"ingest_{slugs[s.name]}",
+            "source": s.name,
+            "refresh": s.refresh,
+            "timezone": "UTC",
+        }
+        for s in sorted(registry.sources, key=lambda s: s.name)
+        if s.refresh
+    ]
+    rows.append(
+        {
+            "name": "freshness_hourly",
+            "cron": FRESHNESS_CRON,
+            "job": "freshness_checks",
+            "source": None,
+            "refresh": "hourly",
+            "timezone": "UTC",
+        }
+    )
+    return rows
+
+
+def _source_schedule(row: dict[str, Any], job: Any) -> dg.ScheduleDefinition:
+    source = row["source"]
+
+    @dg.schedule(
+        name=row["name"],
+        cron_schedule=row["cron"],
+        job=job,
+        execution_timezone="UTC",
+        default_status=dg.DefaultScheduleStatus.RUNNING,
+        description=f"Refresh source {source!r} ({row['refresh']}): conditional fetch, "
+        "reuse of unchanged pages, then publish (publish_after_ingest).",
+    )
+    def _refresh(context: dg.ScheduleEvaluationContext) -> dg.RunRequest:
+        return dg.RunRequest(run_key=None, partition_key=source, tags={MODE_TAG: "refresh"})
+
+    return _refresh
+
+
+def source_schedules(
+    registry: Registry, jobs: dict[str, Any], freshness_job: Any
+) -> list[dg.ScheduleDefinition]:
+    """Dagster schedules for ``schedule_table(registry)``; ``jobs`` maps job names to jobs."""
+    out: list[dg.ScheduleDefinition] = []
+    for row in schedule_table(registry):
+        if row["source"] is None:
+            out.append(
+                dg.ScheduleDefinition(
+                    name=row["name"],
+                    cron_schedule=row["cron"],
+                    job=freshness_job,
+                    execution_timezone="UTC",
+                    default_status=dg.DefaultScheduleStatus.RUNNING,
+                    description="Every source's freshness check, hourly.",
+                )
+            )
+        else:
+            out.append(_source_schedule(row, jobs[row["job"]]))
+    return out
+
+
+def publish_sensor(monitored: list[Any]) -> dg.RunStatusSensorDefinition:
+    """``publish_after_ingest``: publish after a successful per-source run (see the docstring)."""
+
+    @dg.run_status_sensor(
+        name="publish_after_ingest",
+        run_status=dg.DagsterRunStatus.SUCCESS,
+        monitored_jobs=monitored,
+        request_job=PUBLISH_JOB,
+        default_status=dg.DefaultSensorStatus.RUNNING,
+        description="Publishes after a successful ingest/refresh/release run started by the "
+        "UI, a schedule or a sensor.",
+    )
+    def publish_after_ingest(context: dg.RunStatusSensorContext):
+        run = context.dagster_run
+        if run.tags.get(ENTRY_TAG) == "run_ingest":
+            return dg.SkipReason(f"run {run.run_id} was started by run_ingest, which publishes")
+        return dg.RunRequest(run_key=f"publish-after-{run.run_id}")
+
+    return publish_after_ingest
