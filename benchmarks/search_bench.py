@@ -369,7 +369,7 @@ def cold_docorbit(home: Home, query: str, backend: str, reps: int = 3) -> float:
             cmd, capture_output=True, text=True, check=False, env=_env(), cwd=home.path
         )
         times.append((time.perf_counter() - t0) * 1000)
-        if proc.returncode != 0 or not json.loads(proc.stdout).get("results"):
+        if proc.returncode != 0 or not json.loads(proc.stdout).get("hits"):
             raise SystemExit(f"docorbit search failed: {proc.stderr or proc.stdout}")
     return statistics.median(times)
 

@@ -13,8 +13,9 @@ Contract::
 - **Never exceeds the budget.** Each packed chunk is rendered as one block: a header line with
   its id and provenance, then its Markdown (``ContextItem.text``); the pack's text is the blocks
   joined by a blank line (``ContextPack.text``), and ``count_tokens(pack.text) <= budget`` with
-  the pages' tokenizer (``docorbit_serve.tokens``), headers included. ``tokens_used`` is that
-  count. When not even the best chunk fits whole and nothing is packed yet, its first part is
+  the pages' tokenizer (``docorbit_serve.tokens``), headers included. ``tokens`` is that
+  count. The budget is ``MIN_BUDGET``..``MAX_BUDGET`` (50..200,000) for the CLI and MCP alike.
+  When not even the best chunk fits whole and nothing is packed yet, its first part is
   packed with ``truncated: true`` (read the rest with get_doc).
 - ``omitted``: the omission manifest, relevant chunks left out, each ``{chunk_id, heading, path,
   tokens, score, reason}`` (``reason``: ``"budget"`` or ``"redundant"``; ``tokens`` = the cost
@@ -27,37 +28,37 @@ Contract::
   carries its ``security_annotations`` and provenance (source, library, version, url, path,
   snapshot).
 
-``ContextPack.to_json()`` is the stable shape (sorted keys) the CLI and MCP print::
+- ``intent``: the task's leading intent from query understanding (``search.query``: the one
+  classifier), in the order ``INTENT_ORDER``; ``implementation`` when none is detected.
 
-    {"task", "budget", "tokens_used", "library", "version", "tokenizer", "untrusted": true,
-     "items": [{"chunk_id", "source", "library", "version", "url", "path", "title", "heading",
-                "anchor", "breadcrumb", "snapshot", "score", "tokens", "truncated",
-                "untrusted", "security_annotations", "content", "text"}],
-     "omitted": [{"chunk_id", "heading", "path", "tokens", "score", "reason"}],
-     "next_cursor": str | None}
+The result is the shared model ``docorbit_serve.models.core.ContextPack`` (items are
+``ContextItem``, a ``Hit`` with ``truncated`` and its rendered block ``text``); the CLI's
+``--json`` and MCP's ``structuredContent`` are its ``model_dump(mode="json")``. ``truncated`` is
+set when relevant sections were left out or an item was cut. ``publish_id`` is the served
+publication's.
 """
 
 from __future__ import annotations
 
-import base64
-import binascii
 import hashlib
 import json
-from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from docorbit_serve.cursors import decode_cursor, encode_cursor
 from docorbit_serve.errors import InputError
+from docorbit_serve.models.core import ContextItem, ContextPack, OmittedChunk
 from docorbit_serve.search import search
 from docorbit_serve.search.analyze import word_stems
+from docorbit_serve.search.query import understand
 from docorbit_serve.tokens import count_tokens, encoding_name, truncate_to_tokens
 
 __all__ = [
     "MAX_BUDGET",
     "MIN_BUDGET",
+    "INTENT_ORDER",
     "POOL",
-    "ContextItem",
-    "ContextPack",
     "pack_context",
+    "task_intent",
     "render_block",
 ]
 
@@ -72,57 +73,22 @@ _SEP = "\n\n"
 _MIN_EXCERPT = 40  # tokens of content worth packing as a truncated excerpt
 
 
-@dataclass
-class ContextItem:
-    chunk_id: str
-    source: str
-    library: str
-    version: str
-    url: str
-    path: str
-    title: str
-    heading: str
-    anchor: str
-    breadcrumb: list[str]
-    snapshot: str
-    score: float
-    tokens: int
-    truncated: bool
-    content: str
-    text: str
-    untrusted: bool = True
-    security_annotations: list[dict] = field(default_factory=list)
+# The pack's intent: the first of these the query understanding detects in the task.
+INTENT_ORDER = (
+    "troubleshooting",
+    "examples",
+    "configuration",
+    "migration",
+    "api",
+    "conceptual",
+    "implementation",
+)
 
 
-@dataclass
-class ContextPack:
-    task: str
-    budget: int
-    tokens_used: int
-    library: str | None
-    version: str | None
-    items: list[ContextItem]
-    omitted: list[dict[str, Any]]
-    next_cursor: str | None
-    tokenizer: str = field(default_factory=encoding_name)
-
-    @property
-    def text(self) -> str:
-        return _SEP.join(i.text for i in self.items)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "task": self.task,
-            "budget": self.budget,
-            "tokens_used": self.tokens_used,
-            "library": self.library,
-            "version": self.version,
-            "tokenizer": self.tokenizer,
-            "untrusted": True,
-            "items": [asdict(i) for i in self.items],
-            "omitted": list(self.omitted),
-            "next_cursor": self.next_cursor,
-        }
+def task_intent(task: str) -> str:
+    """The task's leading intent (``search.query.understand``), ``implementation`` if none."""
+    found = set(understand(task).intents)
+    return next((i for i in INTENT_ORDER if i in found), "implementation")
 
 
 def render_block(hit: Any, content: str, *, truncated: bool = False) -> str:
@@ -145,28 +111,21 @@ def _fingerprint(task: str, library: str | None, version: str | None) -> str:
 
 
 def _encode_cursor(fp: str, seen: list[str]) -> str:
-    raw = json.dumps({"v": 1, "fp": fp, "seen": seen}, separators=(",", ":")).encode("utf-8")
-    return base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=")
+    return encode_cursor({"v": 1, "fp": fp, "seen": seen})
 
 
 def _decode_cursor(cursor: str, fp: str) -> list[str]:
-    try:
-        state = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
-        if not isinstance(state, dict) or state.get("v") != 1:
-            raise ValueError("unknown cursor version")
-        seen = [str(s) for s in state["seen"]]
-        other = str(state["fp"])
-    except (ValueError, KeyError, TypeError, binascii.Error, UnicodeDecodeError) as e:
-        raise InputError(
-            "invalid context cursor: pass back next_cursor unchanged, or call without cursor",
-            detail={"cursor": cursor[:200]},
-        ) from e
-    if other != fp:
+    state = decode_cursor(
+        cursor,
+        "invalid context cursor: pass back next_cursor unchanged, or call without cursor",
+        fields=("fp", "seen"),
+    )
+    if not isinstance(state["seen"], list) or str(state["fp"]) != fp:
         raise InputError(
             "this cursor continues another task (task, library and version must be the same)",
             detail={"cursor": cursor[:200]},
         )
-    return seen
+    return [str(s) for s in state["seen"]]
 
 
 def _jaccard(a: set[str], b: set[str]) -> float:
@@ -188,26 +147,8 @@ def _check(task: Any, budget: Any) -> None:
 
 
 def _item(hit: Any, content: str, text: str, truncated: bool) -> ContextItem:
-    return ContextItem(
-        chunk_id=hit.chunk_id,
-        source=hit.source,
-        library=hit.library,
-        version=hit.version,
-        url=hit.url,
-        path=hit.path,
-        title=hit.title,
-        heading=hit.heading,
-        anchor=hit.anchor,
-        breadcrumb=list(hit.breadcrumb),
-        snapshot=hit.snapshot,
-        score=hit.score,
-        tokens=count_tokens(text),
-        truncated=truncated,
-        content=content,
-        text=text,
-        untrusted=True,
-        security_annotations=[dict(a) for a in hit.security_annotations],
-    )
+    fields = {**hit.model_dump(), "content": content, "tokens": count_tokens(text)}
+    return ContextItem(**fields, truncated=truncated, text=text)
 
 
 def _excerpt(hit: Any, room: int) -> tuple[str, str] | None:
@@ -253,7 +194,7 @@ def pack_context(
     costs = {cid: count_tokens(b) + 2 for cid, b in blocks.items()}  # +2: the joining blank line
 
     items: list[ContextItem] = []
-    omitted: dict[str, dict[str, Any]] = {}
+    omitted: dict[str, OmittedChunk] = {}
     covered: set[str] = set()
     packed_words: list[set[str]] = []
     used = 0
@@ -296,26 +237,30 @@ def pack_context(
             continue
         w = words[h.chunk_id]
         overlap = max((_jaccard(w, p) for p in packed_words), default=0.0)
-        omitted[h.chunk_id] = {
-            "chunk_id": h.chunk_id,
-            "heading": h.heading,
-            "path": h.path,
-            "tokens": costs[h.chunk_id],
-            "score": h.score,
-            "reason": "redundant" if overlap > DUPLICATE else "budget",
-        }
-    left = [o for o in omitted.values() if o["reason"] == "budget"]
+        omitted[h.chunk_id] = OmittedChunk(
+            chunk_id=h.chunk_id,
+            heading=h.heading,
+            path=h.path,
+            tokens=costs[h.chunk_id],
+            score=h.score,
+            reason="redundant" if overlap > DUPLICATE else "budget",
+        )
+    left = [o for o in omitted.values() if o.reason == "budget"]
     new_seen = seen + [i.chunk_id for i in items]
     next_cursor = _encode_cursor(fp, new_seen) if left and items else None
     if left and not items and seen:  # a page with nothing new that fits: still continue
         next_cursor = None
     return ContextPack(
         task=task,
+        intent=task_intent(task),
         budget=budget,
-        tokens_used=used,
+        tokens=used,
         library=library,
         version=version,
+        tokenizer=encoding_name(),
         items=items,
-        omitted=sorted(omitted.values(), key=lambda o: (-o["score"], o["chunk_id"])),
+        omitted=sorted(omitted.values(), key=lambda o: (-o.score, o.chunk_id)),
         next_cursor=next_cursor,
+        truncated=bool(omitted) or any(i.truncated for i in items),
+        publish_id=str(catalog.manifest().get("publish_id", "")),
     )

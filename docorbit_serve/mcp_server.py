@@ -8,8 +8,8 @@ Contract:
   ``TOOL_NAMES`` lists them): ``search_docs`` (query, library?, version?, limit, cursor → hits +
   next_cursor), ``get_doc`` (chunk / section / page, bounded by max_tokens, continued by
   cursor), ``list_sources``, ``get_documentation_map`` (sources → pages → sections, paginated),
-  ``get_implementation_context`` (task → token-budgeted pack, ``mcp_context``) and ``ingest_doc``
-  (register a URL or path and run the pipeline, ``mcp_ingest``; progress notifications), and
+  ``get_implementation_context`` (task → token-budgeted pack) and ``ingest_doc``
+  (register a URL or path and run the pipeline; progress notifications), and
   ``get_version`` (the workspace's versions and the docs served for them, ``versioned``). The
   read tools are annotated ``readOnlyHint=True, openWorldHint=False``; ``ingest_doc`` is
   ``readOnlyHint=False, openWorldHint=True``. All have typed pydantic inputs and outputs, so
@@ -17,6 +17,9 @@ Contract:
 - Resources: ``docorbit://sources`` and the templates ``docorbit://pages/{id}{?offset}`` and
   ``docorbit://chunks/{id}{?offset}``: JSON, at most ``read_limit`` (64 KB) of text per read,
   ``next_uri`` continues (``reader.read_page_resource``).
+- Every tool is a short adapter over ``docorbit_serve.service``: it calls one service function
+  and returns its shared model (``docorbit_serve.models.core``) as ``structuredContent`` (the
+  same ``model_dump(mode="json")`` as the CLI's ``--json``) with Markdown from ``render``.
 - Each result carries the structured data (``structuredContent``) and concise Markdown
   (``content``). Every piece of fetched documentation is marked ``untrusted: true``, carries its
   ``security_annotations`` and provenance, and appears in the Markdown only inside the quoted
@@ -37,28 +40,28 @@ import anyio.from_thread
 import anyio.to_thread
 from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
-from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError, ToolError
+from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError
 from mcp.types import CallToolResult
-from pydantic import BaseModel, Field
+from pydantic import Field
 
-from docorbit_serve import render
+from docorbit_serve import render, service
+from docorbit_serve.context import MAX_BUDGET, MIN_BUDGET
 from docorbit_serve.errors import DocOrbitError, NotFound
 from docorbit_serve.home import Home
-from docorbit_serve.mcp_common import (
-    INGEST,
-    READ_ONLY,
-    decode_cursor,
-    encode_cursor,
-    tool_error,
-    tool_result,
+from docorbit_serve.mcp_common import INGEST, READ_ONLY, tool_error, tool_result
+from docorbit_serve.models.core import (
+    ContextPack,
+    Doc,
+    DocMap,
+    IngestResult,
+    SearchPage,
+    SourceList,
+    VersionReport,
 )
-from docorbit_serve.mcp_context import MAX_BUDGET, MIN_BUDGET, implementation_context
 from docorbit_serve.reader import (
     MAP_MAX_PAGES,
     MAX_TOKENS_LIMIT,
     RESOURCE_READ_LIMIT,
-    documentation_map,
-    get_doc,
     list_sources,
     read_chunk_resource,
     read_page_resource,
@@ -81,187 +84,20 @@ TOOL_NAMES = (
     "get_implementation_context",
     "ingest_doc",
     "get_version",
+    "find_api",
+    "find_example",
+    "find_pitfall",
+    "find_recipe",
+    "export_agent_context",
 )
 # Tool families in their own modules (``module:add_tools``), each with its TOOL_NAMES; see
 # ``mcp_common``. build_server registers them after the core tools, in this order.
-TOOL_FAMILIES: tuple[str, ...] = ()
+TOOL_FAMILIES: tuple[str, ...] = ("mcp_api", "mcp_export")
 _READ_ONLY = READ_ONLY
 _INGEST = INGEST
 
 
-class SecurityAnnotation(BaseModel):
-    type: str = ""
-    severity: str = ""
-    evidence: str = ""
-    location: str = ""
-
-
-class DocHit(BaseModel):
-    chunk_id: str
-    library: str
-    version: str
-    source: str
-    url: str
-    path: str
-    title: str
-    heading: str
-    anchor: str
-    breadcrumb: list[str]
-    score: float
-    tokens: int
-    snapshot: str
-    untrusted: bool = True
-    content: str
-    security_annotations: list[SecurityAnnotation] = []
-    # How the hit's version relates to the workspace's pin (exact, major, other, unversioned, …);
-    # None when no workspace pins the library.
-    version_match: str | None = None
-
-
-class SearchPage(BaseModel):
-    query: str
-    backend: str
-    hits: list[DocHit]
-    next_cursor: str | None = None
-    # Per library the workspace pins: status (available / version_unavailable / …), the docs
-    # version served, confidence and the nearest indexed versions; plus one-line notices.
-    versions: dict[str, dict[str, Any]] = {}
-    notices: list[str] = []
-
-
-class Neighbour(BaseModel):
-    chunk_id: str
-    heading: str
-    anchor: str
-
-
-class DocPart(BaseModel):
-    chunk_id: str
-    heading: str
-    anchor: str
-    url: str
-
-
-class Doc(BaseModel):
-    mode: Literal["chunk", "section", "page"]
-    chunk_id: str
-    page_id: str
-    source: str
-    library: str
-    version: str
-    url: str
-    path: str
-    title: str
-    heading: str
-    anchor: str
-    breadcrumb: list[str]
-    snapshot: str
-    publish_id: str
-    fetched_at: str
-    content_hash: str
-    untrusted: bool = True
-    security_annotations: list[SecurityAnnotation] = []
-    content: str
-    tokens: int
-    max_tokens: int
-    offset: int
-    total_chars: int
-    truncated: bool
-    next_cursor: str | None = None
-    chunks: list[DocPart]
-    neighbours: dict[str, Neighbour | None]
-
-
-class SourceInfo(BaseModel):
-    name: str
-    library: str
-    version: str
-    kind: str
-    location: str
-    snapshot: str
-    created_at: str
-    pages: int
-    chunks: int
-
-
-class SourceList(BaseModel):
-    sources: list[SourceInfo]
-
-
-class MapSection(BaseModel):
-    chunk_id: str
-    heading: str
-    anchor: str
-    level: int
-    tokens: int
-
-
-class MapPage(BaseModel):
-    page_id: str
-    path: str
-    title: str
-    url: str
-    sections_total: int
-    sections: list[MapSection]
-
-
-class MapSource(BaseModel):
-    name: str
-    library: str
-    version: str
-    snapshot: str
-    pages_total: int
-    pages: list[MapPage]
-
-
-class DocMap(BaseModel):
-    publish_id: str
-    untrusted: bool = True
-    offset: int
-    pages_total: int
-    truncated: bool
-    next_cursor: str | None = None
-    sources: list[MapSource]
-
-
-class OmittedChunk(BaseModel):
-    chunk_id: str
-    tokens: int
-    score: float
-    reason: str = "budget"
-
-
-class ContextPack(BaseModel):
-    task: str
-    intent: str
-    budget: int
-    tokens: int
-    engine: str
-    items: list[DocHit]
-    omitted: list[OmittedChunk]
-    next_cursor: str | None = None
-    truncated: bool
-    publish_id: str
-    versions: dict[str, dict[str, Any]] = {}
-    notices: list[str] = []
-
-
-class IngestResult(BaseModel):
-    name: str
-    added: bool
-    kind: str
-    location: str
-    library: str
-    version: str
-    publish_id: str
-    snapshot: str
-    rows: dict[str, int]
-    seconds: float
-
-
 _result = tool_result
-_encode_cursor = encode_cursor
-_decode_cursor = decode_cursor
 _tool_error = tool_error
 
 
@@ -272,14 +108,7 @@ def _resource_json(data: dict[str, Any]) -> str:
 def build_server(home: Home, *, read_limit: int = RESOURCE_READ_LIMIT) -> MCPServer:
     """The DocOrbit MCP server over the published snapshot of ``home`` (not yet running)."""
     from docorbit_serve.catalog import Catalog
-    from docorbit_serve.search import SearchResult, search
-    from docorbit_serve.versioned import (
-        Pin,
-        notice,
-        versioned_search,
-        workspace_pins,
-        workspace_root,
-    )
+    from docorbit_serve.home import workspace_root
 
     catalog = Catalog(home)
     with contextlib.suppress(DocOrbitError):
@@ -293,10 +122,9 @@ def build_server(home: Home, *, read_limit: int = RESOURCE_READ_LIMIT) -> MCPSer
         version = "0"
     server = MCPServer("docorbit", version=version, instructions=INSTRUCTIONS)
 
-    def _pins(manifest: dict[str, Any]) -> dict[str, Pin]:
-        """The workspace's pins (the server's project, else its working directory); {} if none."""
-        root = workspace_root(home)
-        return workspace_pins(root, manifest) if root is not None else {}
+    def _root() -> Any:
+        """The workspace whose pins count: the server's project, else its working directory."""
+        return workspace_root(home)
 
     @server.tool(name="search_docs", annotations=_READ_ONLY)
     def search_docs(
@@ -313,62 +141,17 @@ def build_server(home: Home, *, read_limit: int = RESOURCE_READ_LIMIT) -> MCPSer
         ] = None,
     ) -> Annotated[CallToolResult, SearchPage]:
         """Search the published documentation; returns ranked sections with provenance."""
-        if not query.strip():
-            raise ToolError(
-                "[bad_input] query is empty: say what you are looking for, e.g. 'set a timeout'"
-            )
         try:
-            manifest = catalog.manifest()
-            offset = 0
-            if cursor:
-                state = _decode_cursor(cursor)
-                if [state.get("q"), state.get("l"), state.get("ver")] != [query, library, version]:
-                    raise ToolError(
-                        "[bad_input] this cursor belongs to another search; drop it or repeat it"
-                    )
-                if state.get("u") != manifest.get("publish_id"):
-                    raise ToolError(
-                        "[bad_input] a new snapshot was published since; search again without cursor"
-                    )
-                offset = int(state["o"])
-            pins = _pins(manifest)
-            res: SearchResult
-            if pins and version is None:
-                res = versioned_search(
-                    catalog, query, pins=pins, library=library, limit=limit + 1, offset=offset
-                )
-            else:
-                res = search(
-                    catalog, query, library=library, version=version, limit=limit + 1, offset=offset
-                )
+            page = service.search_docs(
+                catalog, query, library=library, version=version, limit=limit, cursor=cursor,
+                root=_root(),
+            )  # fmt: skip
         except DocOrbitError as e:
             raise _tool_error(e) from e
-        versions = dict(getattr(res, "versions", {}) or {})
-        notices = list(getattr(res, "notices", []) or [])
-        hits = [render.hit_dict(h) for h in res.hits[:limit]]
-        next_cursor = None
-        if len(res.hits) > limit:
-            next_cursor = _encode_cursor(
-                {
-                    "v": 1,
-                    "q": query,
-                    "l": library,
-                    "ver": version,
-                    "o": offset + limit,
-                    "u": manifest.get("publish_id"),
-                }  # fmt: skip
-            )
-        page = SearchPage(
-            query=query,
-            backend=res.backend,
-            hits=[DocHit.model_validate(h) for h in hits],
-            next_cursor=next_cursor,
-            versions=versions,
-            notices=notices,
-        )
-        markdown = render.render_hits(query, hits, next_cursor=next_cursor)
-        if notices:
-            markdown = "\n".join(f"> version: {render.one_line(n, 300)}" for n in notices) + (
+        hits = [render.hit_dict(h) for h in page.hits]
+        markdown = render.render_hits(query, hits, next_cursor=page.next_cursor)
+        if page.notices:
+            markdown = "\n".join(f"> version: {render.one_line(n, 300)}" for n in page.notices) + (
                 "\n\n" + markdown
             )
         return _result(page, markdown)
@@ -390,7 +173,7 @@ def build_server(home: Home, *, read_limit: int = RESOURCE_READ_LIMIT) -> MCPSer
     ) -> Annotated[CallToolResult, Doc]:
         """Read a chunk, section or page of the published docs, in parts of max_tokens."""
         try:
-            doc = get_doc(
+            doc = service.read_doc(
                 catalog,
                 chunk_id=chunk_id,
                 page_id=page_id,
@@ -400,16 +183,17 @@ def build_server(home: Home, *, read_limit: int = RESOURCE_READ_LIMIT) -> MCPSer
             )
         except DocOrbitError as e:
             raise _tool_error(e) from e
-        return _result(Doc.model_validate(doc), render.render_doc(doc))
+        return _result(doc, render.render_doc(doc.model_dump(mode="json")))
 
     @server.tool(name="list_sources", annotations=_READ_ONLY)
     def list_sources_tool() -> Annotated[CallToolResult, SourceList]:
-        """List the published documentation sources (library, version, snapshot, counts)."""
+        """List the documentation sources (configured and published: library, version, snapshot,
+        counts)."""
         try:
-            rows = list_sources(catalog)
+            result = service.list_sources(home, catalog)
         except DocOrbitError as e:
             raise _tool_error(e) from e
-        result = SourceList(sources=[SourceInfo.model_validate(r) for r in rows])
+        rows = [s.model_dump(mode="json") for s in result.sources]
         return _result(result, render.render_sources(rows))
 
     @server.tool(name="get_documentation_map", annotations=_READ_ONLY)
@@ -431,7 +215,7 @@ def build_server(home: Home, *, read_limit: int = RESOURCE_READ_LIMIT) -> MCPSer
     ) -> Annotated[CallToolResult, DocMap]:
         """Outline of the published docs: sources, their pages and section headings."""
         try:
-            data = documentation_map(
+            data = service.doc_map(
                 catalog,
                 library=library,
                 version=version,
@@ -442,7 +226,7 @@ def build_server(home: Home, *, read_limit: int = RESOURCE_READ_LIMIT) -> MCPSer
             )
         except DocOrbitError as e:
             raise _tool_error(e) from e
-        return _result(DocMap.model_validate(data), render.render_map(data))
+        return _result(data, render.render_map(data.model_dump(mode="json")))
 
     @server.tool(name="get_implementation_context", annotations=_READ_ONLY)
     def get_implementation_context(
@@ -460,24 +244,16 @@ def build_server(home: Home, *, read_limit: int = RESOURCE_READ_LIMIT) -> MCPSer
     ) -> Annotated[CallToolResult, ContextPack]:
         """Documentation sections for a task, packed to fit a token budget."""
         try:
-            pinned = None
-            if library and version is None:
-                pin = _pins(catalog.manifest()).get(library)
-                if pin is not None:
-                    pinned = pin.to_dict()
-                    if pin.status == "available" and pin.resolution.version:
-                        version = pin.resolution.version
-            data = implementation_context(
-                catalog, task, budget=budget, library=library, version=version, cursor=cursor
-            )
+            pack = service.context_pack(
+                catalog, task, budget=budget, library=library, version=version, cursor=cursor,
+                root=_root(),
+            )  # fmt: skip
         except DocOrbitError as e:
             raise _tool_error(e) from e
-        markdown = render.render_context(data)
-        if pinned is not None and library is not None:
-            pin = _pins(catalog.manifest())[library]
-            data = {**data, "versions": {library: pinned}, "notices": [notice(pin)]}
-            markdown = f"> version: {render.one_line(notice(pin), 300)}\n\n" + markdown
-        return _result(ContextPack.model_validate(data), markdown)
+        markdown = render.render_context(pack.model_dump(mode="json"))
+        if pack.notices:
+            markdown = f"> version: {render.one_line(pack.notices[0], 300)}\n\n" + markdown
+        return _result(pack, markdown)
 
     @server.tool(name="ingest_doc", annotations=_INGEST)
     async def ingest_doc(
@@ -492,20 +268,19 @@ def build_server(home: Home, *, read_limit: int = RESOURCE_READ_LIMIT) -> MCPSer
         ] = None,
     ) -> Annotated[CallToolResult, IngestResult]:
         """Add a docs URL or path as a source, fetch it and publish it (reports progress)."""
-        from docorbit_serve.mcp_ingest import ingest_document
 
         def progress(step: int, total: int, message: str) -> None:
             anyio.from_thread.run(ctx.report_progress, step, total, message)
 
         try:
             data = await anyio.to_thread.run_sync(
-                lambda: ingest_document(
+                lambda: service.ingest_document(
                     home, location, library=library, version=version, name=name, progress=progress
                 )
             )
         except DocOrbitError as e:
             raise _tool_error(e) from e
-        return _result(IngestResult.model_validate(data), render.render_ingest(data))
+        return _result(data, render.render_ingest(data.model_dump(mode="json")))
 
     def _read(fn: Any, ident: str, offset: int) -> str:
         try:
@@ -556,50 +331,11 @@ def build_server(home: Home, *, read_limit: int = RESOURCE_READ_LIMIT) -> MCPSer
 # --------------------------------------------------------------------------- get_version
 
 
-class VersionConflict(BaseModel):
-    package_path: str
-    source_file: str
-    version: str | None = None
-
-
-class VersionPin(BaseModel):
-    library: str
-    status: Literal["available", "version_unavailable", "unversioned_docs", "unpinned"]
-    wanted: str | None = None
-    spec: str
-    ecosystem: str
-    dependency: str
-    package_path: str
-    source_file: str
-    resolved_from: str
-    docs_version: str | None = None
-    level: str
-    confidence: float
-    nearest: list[str]
-    reason: str
-    notice: str
-    conflicts: list[VersionConflict] = []
-
-
-class VersionMissing(BaseModel):
-    library: str
-    indexed_versions: list[str]
-    reason: str
-
-
-class VersionReport(BaseModel):
-    project_root: str | None = None
-    publish_id: str | None = None
-    indexed: dict[str, list[str]]
-    libraries: list[VersionPin]
-    missing: list[VersionMissing]
-
-
 def _add_version_tool(server: MCPServer, home: Home, catalog: Any) -> None:
     """``get_version``: the workspace's versions (the server's project, else its working
     directory) and the docs served for them (``docorbit_serve.versioned``)."""
-    from docorbit_serve.errors import NotPublished
-    from docorbit_serve.versioned import render_version_report, version_report, workspace_root
+    from docorbit_serve.home import workspace_root
+    from docorbit_serve.versioned import render_version_report
 
     @server.tool(name="get_version", annotations=_READ_ONLY)
     def get_version(
@@ -609,11 +345,7 @@ def _add_version_tool(server: MCPServer, home: Home, catalog: Any) -> None:
     ) -> Annotated[CallToolResult, VersionReport]:
         """Versions the workspace uses and the docs served for them, with confidence."""
         try:
-            try:
-                manifest = catalog.manifest()
-            except NotPublished:
-                manifest = {}
-            rep = version_report(workspace_root(home), manifest, [library] if library else [])
+            rep = service.version_report(home, workspace_root(home), [library] if library else [])
         except DocOrbitError as e:
             raise _tool_error(e) from e
-        return _result(VersionReport.model_validate(rep), render_version_report(rep))
+        return _result(rep, render_version_report(rep.model_dump(mode="json")))

@@ -48,8 +48,6 @@ SQL lives in ``sql/reader_*.sql`` with named parameters only.
 
 from __future__ import annotations
 
-import base64
-import binascii
 import hashlib
 import json
 from functools import cache
@@ -57,6 +55,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from docorbit_serve.cursors import decode_cursor, encode_cursor
 from docorbit_serve.errors import InputError, NotFound, UnknownLibrary
 from docorbit_serve.tokens import count_tokens, truncate_to_tokens
 
@@ -93,26 +92,16 @@ def _rows(cur: Any, name: str, params: dict[str, Any]) -> list[dict[str, Any]]:
     return [dict(zip(cols, r, strict=True)) for r in cur.fetchall()]
 
 
-def _encode_cursor(state: dict[str, Any]) -> str:
-    raw = json.dumps(state, sort_keys=True, separators=(",", ":")).encode("utf-8")
-    return base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=")
+_encode_cursor = encode_cursor
 
 
 def _decode_cursor(cursor: str) -> dict[str, Any]:
-    try:
-        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
-        state = json.loads(raw)
-        if not isinstance(state, dict) or state.get("v") != 1:
-            raise ValueError("unknown cursor version")
-        int(state["o"])
-        str(state["id"])
-        return state
-    except (ValueError, KeyError, TypeError, binascii.Error, UnicodeDecodeError) as e:
-        raise InputError(
-            "invalid cursor: pass back the next_cursor of the previous get_doc result unchanged, "
-            "or call get_doc without cursor",
-            detail={"cursor": cursor[:200]},
-        ) from e
+    return decode_cursor(
+        cursor,
+        "invalid cursor: pass back the next_cursor of the previous get_doc result unchanged, "
+        "or call get_doc without cursor",
+        fields=("o", "id"),
+    )
 
 
 def _publish_id(cur: Any) -> str:

@@ -15,10 +15,11 @@ JSON and the Markdown are always the same data.
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
+
+from pydantic import BaseModel
 
 __all__ = [
     "UNTRUSTED_WARNING",
@@ -43,9 +44,8 @@ def one_line(value: Any, limit: int = 300) -> str:
 
 
 def hit_dict(hit: Any) -> dict[str, Any]:
-    """A search ``Hit`` (dataclass or mapping) as the plain dict both faces print."""
-    is_row = dataclasses.is_dataclass(hit) and not isinstance(hit, type)
-    d = dataclasses.asdict(hit) if is_row else dict(hit)
+    """A search ``Hit`` (the shared model, or a mapping) as the plain dict both faces print."""
+    d = hit.model_dump(mode="json") if isinstance(hit, BaseModel) else dict(hit)
     d["untrusted"] = True  # fetched documentation, always
     d["security_annotations"] = [dict(a) for a in d.get("security_annotations") or ()]
     d["breadcrumb"] = list(d.get("breadcrumb") or ())

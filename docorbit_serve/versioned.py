@@ -54,7 +54,6 @@ resolution (``docorbit update``), not an input here.
 
 from __future__ import annotations
 
-import dataclasses
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -78,7 +77,6 @@ __all__ = [
     "MATCH_WEIGHTS",
     "STATUSES",
     "Pin",
-    "VersionedHit",
     "VersionedResult",
     "classify",
     "find_workspace",
@@ -205,11 +203,6 @@ def pinned_versions(project_root: Path, catalog: Any) -> dict[str, Resolution]:
 
 
 @dataclass
-class VersionedHit(Hit):
-    version_match: str = "unpinned"
-
-
-@dataclass
 class VersionedResult(SearchResult):
     versions: dict[str, dict[str, Any]] = field(default_factory=dict)
     notices: list[str] = field(default_factory=list)
@@ -256,10 +249,8 @@ def notice(pin: Pin) -> str:
     return f"{pin.library}: the workspace states no version ({where}); results are not re-ranked."
 
 
-def _versioned_hit(hit: Hit, match: str, score: float) -> VersionedHit:
-    fields = {f.name: getattr(hit, f.name) for f in dataclasses.fields(Hit)}
-    fields["score"] = round(score, 6)
-    return VersionedHit(**fields, version_match=match)
+def _versioned_hit(hit: Hit, match: str, score: float) -> Hit:
+    return hit.model_copy(update={"score": round(score, 6), "version_match": match})
 
 
 def versioned_search(
@@ -299,7 +290,7 @@ def versioned_search(
         weight = MATCH_WEIGHTS.get(match, 1.0) if rescore else 1.0
         scored.append((-(h.score * weight), rank, _versioned_hit(h, match, h.score * weight)))
     scored.sort(key=lambda t: (t[0], t[1]))
-    hits: list[VersionedHit] = []
+    hits: list[Hit] = []
     seen: set[tuple[str, str, str]] = set()
     for _, _, vh in scored:
         key = (vh.library, vh.path, vh.anchor)
@@ -313,7 +304,7 @@ def versioned_search(
     in_play = {lib: pins[lib] for lib in sorted(libs) if lib in pins}
     return VersionedResult(
         query=res.query,
-        hits=list[Hit](hits),
+        hits=hits,
         backend=res.backend,
         truncated=res.truncated,
         elapsed_ms=round((time.perf_counter() - t0) * 1000, 3),

@@ -109,7 +109,7 @@ def _show(arg: str) -> str:
 
 
 def show_hits(result: dict[str, Any]) -> int:
-    hits = result.get("results") or []
+    hits = result.get("hits") or []
     if "hybrid" in result:
         say(f"  ({'hybrid: lexical + dense' if result['hybrid'] else 'lexical'} ranking)")
     for h in hits[:3]:

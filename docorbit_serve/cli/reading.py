@@ -1,4 +1,8 @@
-"""Reading commands: ``search``, ``get``, ``context``, ``map`` and the ``mcp`` server."""
+"""Reading commands: ``search``, ``get``, ``context``, ``map`` and the ``mcp`` server.
+
+Each command calls one ``docorbit_serve.service`` function and prints its shared model
+(``--json``: ``model_dump(mode="json")``, the MCP tool's ``structuredContent``) or its Markdown.
+"""
 
 from __future__ import annotations
 
@@ -14,7 +18,7 @@ from typing import Any
 
 import click
 
-from docorbit_serve import render
+from docorbit_serve import render, service
 from docorbit_serve.cli._common import (
     _catalog,
     _emit,
@@ -23,9 +27,7 @@ from docorbit_serve.cli._common import (
     cli,
     json_option,
 )
-from docorbit_serve.cli.versions import (
-    _search_versioned,
-)
+from docorbit_serve.context import MAX_BUDGET, MIN_BUDGET
 from docorbit_serve.errors import (
     DocOrbitError,
     InputError,
@@ -91,53 +93,45 @@ def search(
 ) -> None:
     """Search the published documentation.
 
-    With --batch the output is JSON Lines, one {"id", "results"} line per query (a query that
-    fails gets "results": [] and an "error" object).
+    With --batch the output is JSON Lines, one {"id", "hits"} line per query (a query that
+    fails gets "hits": [] and an "error" object).
     """
     if (query is None) == (batch is None):
         raise UsageError("give either a QUERY or --batch FILE.jsonl")
-    from docorbit_serve.search import search as run_search
-
     catalog = _catalog(state.home())
+    kw: dict[str, Any] = {"library": library, "limit": limit, "backend": backend, "hybrid": hybrid}
     if batch is not None:
-        lines = list(_batch_lines(batch))
-        catalog.manifest()  # nothing published: fail once, before any output
-        for _n, obj in lines:
-            out: dict[str, Any] = {"id": obj["id"]}
-            try:
-                res = run_search(
-                    catalog,
-                    obj["query"],
-                    library=obj.get("library") or library,
-                    version=obj.get("version") or version_,
-                    limit=int(obj.get("limit") or limit),
-                    backend=backend,
-                    hybrid=hybrid,
-                )
-                out["results"] = [render.hit_dict(h) for h in res.hits]
-            except DocOrbitError as e:
-                out["results"] = []
-                out.update(e.to_json())
-            click.echo(json.dumps(out, sort_keys=True, ensure_ascii=False))
+        _search_batch(catalog, batch, version_, kw)
         return
     assert query is not None  # one of the two is given (checked above)
     if not query.strip():
         raise InputError("the query is empty; say what you are looking for")
-    aware = project_aware and version_ is None
-    kw: dict[str, Any] = {"library": library, "limit": limit, "backend": backend, "hybrid": hybrid}
-    if aware and _search_versioned(state, catalog, query, workspace=workspace, **kw):
-        return
-    res = run_search(catalog, query, version=version_, **kw)
-    hits = [render.hit_dict(h) for h in res.hits]
-    data = {
-        "query": res.query,
-        "backend": res.backend,
-        "hybrid": res.hybrid,
-        "truncated": res.truncated,
-        "elapsed_ms": res.elapsed_ms,
-        "results": hits,
-    }
-    _emit(state, data, render.render_hits(query, hits))
+    root = None
+    if project_aware and version_ is None:
+        root = service.workspace_dir(catalog.home, workspace or state.project)
+    page = service.search_docs(catalog, query, version=version_, root=root, **kw)
+    text = render.render_hits(query, [render.hit_dict(h) for h in page.hits])
+    notices = "".join(f"**Version:** {n}\n" for n in page.notices)
+    _emit(state, page.model_dump(mode="json"), (notices + "\n" if notices else "") + text)
+
+
+def _search_batch(catalog: Any, batch: str, version: str | None, kw: dict[str, Any]) -> None:
+    """One JSON line per query of ``batch``: ``{"id", "hits"}``, or ``"hits": []`` + error."""
+    lines = list(_batch_lines(batch))
+    catalog.manifest()  # nothing published: fail once, before any output
+    for _n, obj in lines:
+        out: dict[str, Any] = {"id": obj["id"]}
+        args = {**kw, "library": obj.get("library") or kw["library"]}
+        args["limit"] = int(obj.get("limit") or kw["limit"])
+        try:
+            page = service.search_docs(
+                catalog, obj["query"], version=obj.get("version") or version, **args
+            )
+            out["hits"] = [h.model_dump(mode="json") for h in page.hits]
+        except DocOrbitError as e:
+            out["hits"] = []
+            out.update(e.to_json())
+        click.echo(json.dumps(out, sort_keys=True, ensure_ascii=False))
 
 
 @cli.command()
@@ -155,17 +149,15 @@ def get(
     """Read a chunk, its section or its whole page (CHUNK_ID from search; a p_… id reads a page)."""
     if not chunk_id and not cursor:
         raise UsageError("give a CHUNK_ID (from `docorbit search`) or --cursor")
-    from docorbit_serve.reader import get_doc
-
-    doc = get_doc(
+    doc = service.read_doc(
         _catalog(state.home()), chunk_id=chunk_id, mode=mode, max_tokens=max_tokens, cursor=cursor
-    )
+    ).model_dump(mode="json")
     _emit(state, doc, render.render_doc(doc))
 
 
 @cli.command()
 @click.argument("task")
-@click.option("--budget", type=click.IntRange(50, 200000), default=2000, show_default=True,
+@click.option("--budget", type=click.IntRange(MIN_BUDGET, MAX_BUDGET), default=2000, show_default=True,
               help="Token budget (cl100k, headers included); never exceeded.")  # fmt: skip
 @click.option("--library", help="Only this library.")
 @click.option("--version", "version_", help="Only this version label.")
@@ -181,23 +173,21 @@ def context(
     cursor: str | None,
 ) -> None:
     """Pack the documentation most relevant to TASK into a token budget (docs/retrieval.md)."""
-    from docorbit_serve.context import pack_context
-
-    pack = pack_context(
-        _catalog(state.home()),
+    catalog = _catalog(state.home())
+    pack = service.context_pack(
+        catalog,
         task,
         budget=budget,
         library=library,
         version=version_,
         cursor=cursor,
+        root=service.workspace_dir(catalog.home, state.project) if library else None,
     )
-    data = pack.to_json()
-    lines = [pack.text] if pack.items else ["(no relevant documentation found)"]
-    lines.append(f"\n<!-- {pack.tokens_used}/{pack.budget} tokens · {len(pack.omitted)} omitted")
+    data = pack.model_dump(mode="json")
+    text = render.render_context(data)
     if pack.next_cursor:
-        lines[-1] += f" · more: --cursor {pack.next_cursor}"
-    lines[-1] += " -->"
-    _emit(state, data, "\n".join(lines))
+        text = text.rstrip("\n") + f"\n\nMore: --cursor {pack.next_cursor}"
+    _emit(state, data, text)
 
 
 @cli.command(name="map")
@@ -219,9 +209,7 @@ def map_(
     cursor: str | None,
 ) -> None:
     """Outline of the published docs: sources → pages → sections (MCP get_documentation_map)."""
-    from docorbit_serve.reader import documentation_map
-
-    data = documentation_map(
+    data = service.doc_map(
         _catalog(state.home()),
         library=library,
         version=version_,
@@ -229,7 +217,7 @@ def map_(
         max_pages=max_pages,
         sections_per_page=sections_per_page,
         cursor=cursor,
-    )
+    ).model_dump(mode="json")
     _emit(state, data, render.render_map(data))
 
 

@@ -30,6 +30,7 @@ from docorbit_serve.errors import (
 )
 from docorbit_serve.home import Home
 from docorbit_serve.registry import KINDS, Registry, SourceConfig, load_registry, save_registry
+from docorbit_serve.settings import LIMITS
 
 __all__: list[str] = []
 
@@ -192,8 +193,7 @@ def add(
     _emit(state, data, f"added {src.name} ({src.kind} {src.location}) → {home.config_path}")
 
 
-LIMIT_KEYS = ("max_pages", "max_depth", "max_bytes", "concurrency", "politeness", "deadline",
-              "timeout", "retries")  # fmt: skip
+LIMIT_KEYS = tuple(LIMITS)  # exactly the keys the fetcher and crawler honour
 
 
 def _parse_limits(items: tuple[str, ...]) -> dict[str, Any]:
@@ -208,6 +208,9 @@ def _parse_limits(items: tuple[str, ...]) -> dict[str, Any]:
                 detail={"limit": item},
             )
         try:
+            if key == "ports":  # ports=80,8443
+                out[key] = [int(x) for x in raw.split(",")]
+                continue
             value: float | int = float(raw) if "." in raw else int(raw)
         except ValueError as e:
             raise UsageError(f"--limit {key} wants a number, got {raw!r}") from e
@@ -267,35 +270,25 @@ def _published_sources(home: Home) -> dict[str, Any]:
 @json_option
 @click.pass_obj
 def list_(state: _State) -> None:
-    """List the configured sources and what is published for each."""
+    """List the configured sources and what is published for each (MCP list_sources)."""
+    from docorbit_serve.cli._common import _catalog
+    from docorbit_serve.service import list_sources
+
     home = state.home()
-    reg = load_registry(home.config_path)
-    published = _published_sources(home)
-    rows = []
-    for s in sorted(reg.sources, key=lambda s: s.name):
-        pub = published.get(s.name) or {}
-        rows.append(
-            {
-                **{k: v for k, v in s.to_toml().items()},
-                "version": s.version,
-                "published": bool(pub),
-                "snapshot": pub.get("snapshot", ""),
-                "published_at": pub.get("created_at", ""),
-            }
-        )
-    if not rows:
+    result = list_sources(home, _catalog(home))
+    if not result.sources:
         text = (
             f"no sources in {home.config_path}; add one with `docorbit add PATH_OR_URL --library L`"
         )
     else:
         lines = ["| name | kind | library | version | location | snapshot |", "|---" * 6 + "|"]
-        for r in rows:
-            snap = r["snapshot"] or "(not published)"
+        for r in result.sources:
+            snap = r.snapshot or "(not published)"
             lines.append(
-                f"| {r['name']} | {r['kind']} | {r['library']} | {r['version'] or '-'} | {r['location']} | {snap} |"
+                f"| {r.name} | {r.kind} | {r.library} | {r.version or '-'} | {r.location} | {snap} |"
             )
         text = "\n".join(lines)
-    _emit(state, {"config": str(home.config_path), "home": str(home.path), "sources": rows}, text)
+    _emit(state, result.model_dump(mode="json"), text)
 
 
 @cli.command()

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from docorbit_serve import render
+from docorbit_serve import service
 from docorbit_serve.cli._common import (
     _emit,
     _info,
@@ -18,10 +18,9 @@ from docorbit_serve.cli._common import (
 )
 from docorbit_serve.errors import (
     DocOrbitError,
-    InputError,
     UsageError,
 )
-from docorbit_serve.home import Home, workspace_root
+from docorbit_serve.home import Home
 
 __all__: list[str] = []
 
@@ -41,44 +40,13 @@ def _published_manifest(home: Home) -> dict[str, Any]:
 
 
 def _workspace_dir(state: _State, home: Home, workspace: str | None) -> Path | None:
-    root = workspace_root(home, workspace or state.project)
-    if root is not None and not root.is_dir():
-        raise InputError(f"workspace folder {root} does not exist", detail={"workspace": str(root)})
-    return root
+    return service.workspace_dir(home, workspace or state.project)
 
 
 def _lock_workspace(home: Home, root: Path, **kw: Any) -> dict[str, Any]:
     from docorbit_serve.versioned import update_docs_lock
 
     return update_docs_lock(root, _published_manifest(home), **kw)
-
-
-def _search_versioned(
-    state: _State, catalog: Any, query: str, *, workspace: str | None, **kw: Any
-) -> bool:
-    """Run and print a version-aware search; False (nothing printed) when no pin applies."""
-    root = _workspace_dir(state, catalog.home, workspace)
-    if root is None:  # no workspace: the scanners (versioned, workspace) are never imported
-        return False
-    from docorbit_serve.versioned import render_notices, versioned_search, workspace_pins
-
-    pins = workspace_pins(root, catalog.manifest())
-    if not pins:
-        return False
-    res = versioned_search(catalog, query, pins=pins, **kw)
-    hits = [render.hit_dict(h) for h in res.hits]
-    data = {
-        "query": res.query,
-        "backend": res.backend,
-        "truncated": res.truncated,
-        "elapsed_ms": res.elapsed_ms,
-        "results": hits,
-        "versions": res.versions,
-        "notices": res.notices,
-        "workspace": str(root),
-    }
-    _emit(state, data, render_notices(res) + render.render_hits(query, hits))
-    return True
 
 
 @cli.command(name="version")
@@ -88,13 +56,13 @@ def _search_versioned(
 @click.pass_obj
 def version_(state: _State, libraries: tuple[str, ...], workspace: str | None) -> None:
     """What the workspace uses and which docs DocOrbit serves for it (with confidence)."""
-    from docorbit_serve.versioned import render_version_report, version_report
+    from docorbit_serve.versioned import render_version_report
 
     home = state.home()
     root = _workspace_dir(state, home, workspace)
     if root is None:
         raise UsageError("no workspace found here; run inside a project or pass --workspace DIR")
-    rep = version_report(root, _published_manifest(home), libraries)
+    rep = service.version_report(home, root, libraries).model_dump(mode="json")
     _emit(state, rep, render_version_report(rep).rstrip("\n"))
 
 

@@ -6,6 +6,8 @@ Contract::
            hybrid=None)
         -> SearchResult(query, hits: list[Hit], backend, truncated, elapsed_ms, hybrid)
 
+``Hit`` is the shared result model (``docorbit_serve.models.core.Hit``).
+
 - ``backend``: ``"bm25"`` (precomputed postings, core SQL, no extension) or ``"fts"`` (DuckDB
   FTS extension); ``None`` = ``DEFAULT_BACKEND``. Both see the same analysed terms
   (``analyze.terms``) and the same re-ranking (``scoring.rerank``).
@@ -35,12 +37,13 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import duckdb
 
 from docorbit_serve.errors import NotFound, SearchError, UnknownLibrary, UsageError
+from docorbit_serve.models.core import Hit
 from docorbit_serve.search import bm25, fts
 from docorbit_serve.search.deadline import Deadline
 from docorbit_serve.search.query import understand
@@ -64,29 +67,6 @@ TIME_LIMIT_S = 5.0
 
 
 @dataclass
-class Hit:
-    chunk_id: str
-    library: str
-    version: str
-    source: str
-    url: str
-    path: str
-    title: str
-    heading: str
-    anchor: str
-    breadcrumb: list[str]
-    score: float
-    tokens: int
-    snapshot: str
-    untrusted: bool
-    content: str
-    security_annotations: list[dict] = field(default_factory=list)
-
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-@dataclass
 class SearchResult:
     query: str
     hits: list[Hit]
@@ -102,7 +82,7 @@ class SearchResult:
             "hybrid": self.hybrid,
             "truncated": self.truncated,
             "elapsed_ms": self.elapsed_ms,
-            "hits": [h.to_json() for h in self.hits],
+            "hits": [h.model_dump(mode="json") for h in self.hits],
         }
 
 
@@ -170,7 +150,7 @@ def _hit(row: dict[str, Any]) -> Hit:
         snapshot=row["snapshot"],
         untrusted=True,
         content=row["text"],
-        security_annotations=[dict(a) for a in (row["security_annotations"] or [])],
+        security_annotations=list(row["security_annotations"] or []),
     )
 
 

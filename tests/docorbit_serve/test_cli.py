@@ -211,12 +211,12 @@ def test_search_json_results_carry_the_contract_fields(published_home):
             "--library", "httpx", "--limit", "3", "--json")  # fmt: skip
     assert r.exit_code == 0, r.output
     data = _json(r)
-    assert 1 <= len(data["results"]) <= 3
-    for hit in data["results"]:
+    assert 1 <= len(data["hits"]) <= 3
+    for hit in data["hits"]:
         assert set(hit) >= RESULT_FIELDS
         assert hit["untrusted"] is True and hit["library"] == "httpx"
         assert hit["snapshot"].startswith("s_")
-    assert data["results"][0]["path"] == "advanced/timeouts.md"
+    assert data["hits"][0]["path"] == "advanced/timeouts.md"
 
 
 def test_search_markdown_quotes_every_hit_as_untrusted_data(published_home):
@@ -244,9 +244,9 @@ def test_search_batch_answers_one_line_per_query(published_home, tmp_path):
     assert r.exit_code == 0, r.output
     out = [json.loads(x) for x in r.stdout.splitlines()]
     assert [o["id"] for o in out] == ["a", 2, "c"]
-    assert all(set(h) >= RESULT_FIELDS for o in out[:2] for h in o["results"])
-    assert 1 <= len(out[0]["results"]) <= 4
-    assert out[2]["results"] == [] and out[2]["error"]["code"] == "unknown_library"
+    assert all(set(h) >= RESULT_FIELDS for o in out[:2] for h in o["hits"])
+    assert 1 <= len(out[0]["hits"]) <= 4
+    assert out[2]["hits"] == [] and out[2]["error"]["code"] == "unknown_library"
 
 
 def test_search_batch_with_a_broken_line_is_bad_input_before_any_output(published_home, tmp_path):
@@ -260,7 +260,7 @@ def test_search_batch_with_a_broken_line_is_bad_input_before_any_output(publishe
 def test_get_reads_a_section_and_continues_with_its_cursor(published_home):
     home = str(published_home.path)
     hit = _json(run("--home", home, "search", "WSGI transport", "--json", "--limit", "1"))[
-        "results"
+        "hits"
     ][0]
     first = _json(run("--home", home, "get", hit["chunk_id"], "--mode", "page",
                       "--max-tokens", "100", "--json"))  # fmt: skip

@@ -78,11 +78,11 @@ def test_console_script_batch_search_reads_stdin_and_writes_json_lines(
            "--limit", "2", "--json", cwd=tmp_path, env=clean_env, stdin=queries)  # fmt: skip
     assert r.returncode == 0, r.stderr
     rows = [json.loads(line) for line in r.stdout.splitlines()]
-    assert [set(x) for x in rows] == [{"id", "results"}, {"id", "results"}]
+    assert [set(x) for x in rows] == [{"id", "hits"}, {"id", "hits"}]
     assert [x["id"] for x in rows] == ["q1", "q2"]
     for x in rows:
-        assert 1 <= len(x["results"]) <= 2
-        assert all(h["untrusted"] is True and h["chunk_id"].startswith("c_") for h in x["results"])
+        assert 1 <= len(x["hits"]) <= 2
+        assert all(h["untrusted"] is True and h["chunk_id"].startswith("c_") for h in x["hits"])
 
 
 def test_python_dash_m_runs_the_same_cli(tmp_path, clean_env):

@@ -109,9 +109,9 @@ def test_implementation_context_stays_within_budget_and_continues_without_repeat
     a, b = out["a"].structured_content, out["b"].structured_content
     for pack in (a, b):
         assert pack["tokens"] <= pack["budget"] == 500
-        assert pack["engine"] == "context"  # docorbit_serve.context.pack_context
+        assert pack["tokenizer"] and pack["publish_id"].startswith("u_")
         assert all(i["untrusted"] is True for i in pack["items"])
-    assert a["items"] and a["intent"] == "config"
+    assert a["items"] and a["intent"] == "configuration"
     assert not {i["chunk_id"] for i in a["items"]} & {i["chunk_id"] for i in b["items"]}
     assert "[BEGIN UNTRUSTED DOC" in out["a"].content[0].text
     assert out["empty"].is_error and "task" in out["empty"].content[0].text

@@ -55,7 +55,8 @@ def test_search_hits_carry_provenance_and_are_marked_untrusted(catalog):
     assert hit.breadcrumb == ["QuickStart"]
     assert "several values" in hit.content
     assert hit.tokens > 0 and hit.score > 0
-    assert sorted(hit.to_json()) == sorted(Hit.__dataclass_fields__)
+    assert sorted(hit.model_dump()) == sorted(Hit.model_fields)
+    assert hit.version_match is None and hit.untrusted is True
 
 
 def test_library_filter_keeps_other_libraries_out(catalog):

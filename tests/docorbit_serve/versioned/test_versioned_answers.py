@@ -44,7 +44,7 @@ def test_two_versions_of_one_library_are_published_side_by_side(two_versions):
     ]
     for version in (V1, V2):
         r = invoke("--home", h, "search", "validator", "--version", version, "--json")
-        hits = json.loads(r.stdout)["results"]
+        hits = json.loads(r.stdout)["hits"]
         assert hits and {x["version"] for x in hits} == {version}
     r = invoke("--home", h, "search", "validator", "--library", "pydantic", "--version", "3.0")
     assert r.exit_code == 3 and V1 in r.stderr and V2 in r.stderr
@@ -122,8 +122,8 @@ def test_cli_search_ranks_for_the_workspace_and_says_so(two_versions, workspace,
     ws = workspace("pydantic-v1-requirements")
     r = invoke("--home", h, "search", "forbid extra fields", "--workspace", str(ws), "--json")
     data = json.loads(r.stdout)
-    assert r.exit_code == 0 and data["results"][0]["version"] == V1
-    assert data["results"][0]["version_match"] == "major_minor"
+    assert r.exit_code == 0 and data["hits"][0]["version"] == V1
+    assert data["hits"][0]["version_match"] == "major_minor"
     assert data["versions"]["pydantic"]["status"] == "available"
     monkeypatch.chdir(ws)  # no --workspace: the working directory's workspace counts
     text = invoke("--home", h, "search", "forbid extra fields", "--limit", "2").stdout
@@ -132,7 +132,8 @@ def test_cli_search_ranks_for_the_workspace_and_says_so(two_versions, workspace,
     plain = json.loads(
         invoke("--home", h, "search", "forbid extra fields", "--no-project-aware", "--json").stdout
     )
-    assert "versions" not in plain and "version_match" not in plain["results"][0]
+    # one model for every search: no pin applied -> empty versions, version_match None
+    assert plain["versions"] == {} and plain["hits"][0]["version_match"] is None
 
 
 def test_cli_version_reports_use_docs_and_confidence(two_versions, workspace):

@@ -1,0 +1,330 @@
+"""The core result models, defined once and shared by every face (DESIGN.md §6, issue 12).
+
+Contract:
+- One pydantic model per result: ``Hit`` (a search hit; also the base of ``ContextItem``),
+  ``SearchPage``, ``Doc`` (a chunk, section or page read by ``get``), ``DocMap`` (the
+  documentation map), ``SourceInfo``/``SourceList``, ``ContextPack``, ``VersionReport``,
+  ``IngestResult`` and ``Manifest`` (``published.json``).
+- The CLI's ``--json`` prints ``model.model_dump(mode="json")``, MCP tools return the same dump as
+  ``structuredContent`` and the REST API serves it: the three faces cannot drift.
+- Every model that carries fetched documentation says so (``untrusted`` is always ``True``) and
+  carries its ``security_annotations``.
+- Pure data: this module imports pydantic only (no DuckDB, no pipeline), so any layer may use it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = [
+    "ContextItem",
+    "ContextPack",
+    "Doc",
+    "DocMap",
+    "DocPart",
+    "Hit",
+    "IngestResult",
+    "Manifest",
+    "MapPage",
+    "MapSection",
+    "MapSource",
+    "Neighbour",
+    "OmittedChunk",
+    "SearchPage",
+    "SecurityAnnotation",
+    "SourceInfo",
+    "SourceList",
+    "VersionConflict",
+    "VersionMissing",
+    "VersionPin",
+    "VersionReport",
+]
+
+
+class SecurityAnnotation(BaseModel):
+    """A finding of the injection scanner on a piece of fetched text."""
+
+    type: str = ""
+    severity: str = ""
+    evidence: str = ""
+    location: str = ""
+
+
+class Hit(BaseModel):
+    """One search hit: the best part of a section, with its provenance (always untrusted)."""
+
+    chunk_id: str
+    library: str
+    version: str
+    source: str
+    url: str
+    path: str
+    title: str
+    heading: str
+    anchor: str
+    breadcrumb: list[str]
+    score: float
+    tokens: int
+    snapshot: str
+    untrusted: bool = True
+    content: str
+    security_annotations: list[SecurityAnnotation] = []
+    # What found the hit: the lexical ranking, the dense one (similarity above
+    # search.hybrid.DENSE_FLOOR), or both.
+    matched_by: Literal["lexical", "dense", "both"] = "lexical"
+    # How the hit's version relates to the workspace's pin (exact, major, other, unversioned, …);
+    # None when no workspace pin applied to the search.
+    version_match: str | None = None
+
+
+class SearchPage(BaseModel):
+    """A page of search hits (``docorbit search``, MCP ``search_docs``)."""
+
+    query: str
+    backend: str
+    hybrid: bool = False
+    truncated: bool = False
+    elapsed_ms: float = 0.0
+    hits: list[Hit]
+    next_cursor: str | None = None
+    # Per library the workspace pins: status (available / version_unavailable / …), the docs
+    # version served, confidence and the nearest indexed versions; plus one-line notices.
+    versions: dict[str, dict[str, Any]] = {}
+    notices: list[str] = []
+    workspace: str | None = None
+
+
+class Neighbour(BaseModel):
+    chunk_id: str
+    heading: str
+    anchor: str
+
+
+class DocPart(BaseModel):
+    chunk_id: str
+    heading: str
+    anchor: str
+    url: str
+
+
+class Doc(BaseModel):
+    """A chunk, its section or its page, in parts of ``max_tokens`` (``get`` / ``get_doc``)."""
+
+    mode: Literal["chunk", "section", "page"]
+    chunk_id: str
+    page_id: str
+    source: str
+    library: str
+    version: str
+    url: str
+    path: str
+    title: str
+    heading: str
+    anchor: str
+    breadcrumb: list[str]
+    snapshot: str
+    publish_id: str
+    fetched_at: str
+    content_hash: str
+    untrusted: bool = True
+    security_annotations: list[SecurityAnnotation] = []
+    content: str
+    tokens: int
+    max_tokens: int
+    offset: int
+    total_chars: int
+    truncated: bool
+    next_cursor: str | None = None
+    chunks: list[DocPart]
+    neighbours: dict[str, Neighbour | None]
+
+
+class SourceInfo(BaseModel):
+    """A source: configured in ``docorbit.toml`` and/or published (``list`` / ``list_sources``)."""
+
+    name: str
+    library: str
+    version: str
+    kind: str
+    location: str
+    configured: bool = True
+    published: bool = False
+    snapshot: str = ""
+    created_at: str = ""
+    pages: int = 0
+    chunks: int = 0
+    include: list[str] = []
+    exclude: list[str] = []
+    limits: dict[str, Any] = {}
+    allow_hosts: list[str] = []
+
+
+class SourceList(BaseModel):
+    config: str = ""
+    home: str = ""
+    publish_id: str | None = None
+    sources: list[SourceInfo]
+
+
+class MapSection(BaseModel):
+    chunk_id: str
+    heading: str
+    anchor: str
+    level: int
+    tokens: int
+
+
+class MapPage(BaseModel):
+    page_id: str
+    path: str
+    title: str
+    url: str
+    sections_total: int
+    sections: list[MapSection]
+
+
+class MapSource(BaseModel):
+    name: str
+    library: str
+    version: str
+    snapshot: str
+    pages_total: int
+    pages: list[MapPage]
+
+
+class DocMap(BaseModel):
+    """Outline sources → pages → sections (``map`` / ``get_documentation_map``)."""
+
+    publish_id: str
+    untrusted: bool = True
+    offset: int
+    pages_total: int
+    truncated: bool
+    next_cursor: str | None = None
+    sources: list[MapSource]
+
+
+class ContextItem(Hit):
+    """A packed hit: ``text`` is its block (provenance header + Markdown) as counted."""
+
+    truncated: bool = False
+    text: str = ""
+
+
+class OmittedChunk(BaseModel):
+    chunk_id: str
+    heading: str = ""
+    path: str = ""
+    tokens: int
+    score: float
+    reason: Literal["budget", "redundant"] = "budget"
+
+
+class ContextPack(BaseModel):
+    """A token-budgeted pack for a task (``context`` / ``get_implementation_context``).
+
+    ``tokens`` (the pack's text, headers included, with ``tokenizer``) never exceeds ``budget``.
+    """
+
+    task: str
+    intent: str
+    budget: int
+    tokens: int
+    library: str | None = None
+    version: str | None = None
+    tokenizer: str = ""
+    untrusted: bool = True
+    items: list[ContextItem]
+    omitted: list[OmittedChunk]
+    next_cursor: str | None = None
+    truncated: bool = False
+    publish_id: str = ""
+    versions: dict[str, dict[str, Any]] = {}
+    notices: list[str] = []
+
+    @property
+    def text(self) -> str:
+        """The pack as one Markdown text (blocks joined by a blank line)."""
+        return "\n\n".join(i.text for i in self.items)
+
+
+class VersionConflict(BaseModel):
+    package_path: str
+    source_file: str
+    version: str | None = None
+
+
+class VersionPin(BaseModel):
+    library: str
+    status: Literal["available", "version_unavailable", "unversioned_docs", "unpinned"]
+    wanted: str | None = None
+    spec: str
+    ecosystem: str
+    dependency: str
+    package_path: str
+    source_file: str
+    resolved_from: str
+    docs_version: str | None = None
+    level: str
+    confidence: float
+    nearest: list[str]
+    reason: str
+    notice: str
+    conflicts: list[VersionConflict] = []
+
+
+class VersionMissing(BaseModel):
+    library: str
+    indexed_versions: list[str]
+    reason: str
+
+
+class VersionReport(BaseModel):
+    """What the workspace uses and which docs are served for it (``version`` / ``get_version``)."""
+
+    project_root: str | None = None
+    publish_id: str | None = None
+    indexed: dict[str, list[str]]
+    libraries: list[VersionPin]
+    missing: list[VersionMissing]
+
+
+class IngestResult(BaseModel):
+    """One source registered and ingested (MCP ``ingest_doc``)."""
+
+    name: str
+    added: bool
+    kind: str
+    location: str
+    library: str
+    version: str
+    publish_id: str
+    snapshot: str
+    rows: dict[str, int]
+    seconds: float
+
+
+class ManifestSource(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    snapshot: str
+    library: str = ""
+    version: str = ""
+    kind: str = ""
+    location: str = ""
+    created_at: str = ""
+
+
+class Manifest(BaseModel):
+    """``published.json``: which snapshot of each source is served, and the index files."""
+
+    model_config = ConfigDict(extra="allow")
+
+    publish_id: str
+    schema_version: int | str = Field(default=0)
+    created_at: str = ""
+    index: str = ""
+    vectors: Any = None
+    sources: dict[str, ManifestSource] = {}

@@ -1,0 +1,104 @@
+"""The typed configuration of ``docorbit.toml``: every key, its type, default and help text.
+
+Contract:
+- ``SETTINGS``: the ``[settings]`` keys; ``SOURCE_KEYS``: the keys of a ``[[sources]]`` entry;
+  ``LIMITS``: the ``[sources.limits]`` keys, exactly those the fetcher and crawler honour
+  (``docorbit add --limit KEY=VALUE`` accepts these and no others); ``ENV_VARS``: the
+  environment variables DocOrbit reads. Each maps a name to a ``Key`` (type, default, help).
+- ``check_table(table, known, where)``: an unknown key is a ``ConfigError`` (exit 1, code
+  ``config``) that names the key and where it is, and suggests the closest known key
+  (``hybird`` → ``hybrid``); a value of the wrong type is a ``ConfigError`` too.
+- ``docs/configuration.md`` documents every name here (a test checks it).
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from docorbit_serve.errors import ConfigError
+
+__all__ = ["ENV_VARS", "LIMITS", "SETTINGS", "SOURCE_KEYS", "TOP_LEVEL", "Key", "check_table"]
+
+
+@dataclass(frozen=True)
+class Key:
+    types: tuple[type, ...]
+    default: Any
+    help: str
+
+
+_NUM = (int, float)
+TOP_LEVEL = {
+    "settings": Key((dict,), {}, "project-wide settings"),
+    "sources": Key((list,), [], "the documentation sources, one [[sources]] table each"),
+}
+SETTINGS = {
+    "allow_hosts": Key((list,), [], "HOST:PORT pairs the fetch policy allows (private docs)"),
+    "hybrid": Key((bool,), False, "also build dense vectors at ingest (hybrid search)"),
+    "stale_after_hours": Key(_NUM, 48, "a source older than this since its fetch is stale"),
+    "keep_snapshots": Key((int,), 3, "snapshots `docorbit gc` keeps per source"),
+}
+SOURCE_KEYS = {
+    "name": Key((str,), None, "unique source name (letters, digits, . _ -)"),
+    "kind": Key((str,), "local", "local | web | llms_txt | markdown | openapi | sitemap | git"),
+    "location": Key((str,), None, "folder (relative to the project root) or URL"),
+    "library": Key((str,), None, "the library the docs describe"),
+    "version": Key((str,), "", "version label; empty when unversioned"),
+    "include": Key((list,), [], "only these file or URL path globs"),
+    "exclude": Key((list,), [], "skip these file or URL path globs"),
+    "limits": Key((dict,), {}, "fetch and crawl limits ([sources.limits])"),
+    "allow_hosts": Key((list,), [], "HOST:PORT pairs allowed for this source only"),
+    "eval_queries": Key((str,), "", "query file scored before publish (retrieval gate)"),
+    "eval_tolerance": Key(_NUM, None, "allowed MRR@10 drop against the published index"),
+    "eval_min_mrr": Key(_NUM, None, "absolute MRR@10 floor of the retrieval gate"),
+    "refresh": Key((str,), "", "refresh schedule: hourly, daily, weekly or a 5-field cron"),
+    "track": Key((str,), "", "release feed to watch for new versions"),
+}
+LIMITS = {
+    "max_pages": Key((int,), 50, "pages fetched per source at most"),
+    "max_depth": Key((int,), 3, "link depth the crawler follows from the start URL"),
+    "max_bytes": Key((int,), 10 * 1024 * 1024, "bytes read per response at most"),
+    "max_total_bytes": Key((int,), 200 * 1024 * 1024, "bytes read per crawl at most"),
+    "max_links_per_page": Key((int,), 1000, "links taken from one page at most"),
+    "max_seconds": Key(_NUM, 600.0, "wall-clock seconds per crawl at most"),
+    "concurrency": Key((int,), 5, "requests in flight at once"),
+    "politeness": Key(_NUM, 1.0, "seconds between two requests to one host"),
+    "deadline": Key(_NUM, 30.0, "seconds per request, redirects and body included"),
+    "timeout": Key(_NUM, 10.0, "seconds to connect"),
+    "retries": Key((int,), 2, "retries of a failed request (429/5xx, connection errors)"),
+    "ports": Key((list,), [80, 443], "ports the fetch policy allows for this source"),
+}
+ENV_VARS = {
+    "DOCORBIT_HOME": Key((str,), "", "home folder (like --home)"),
+    "DOCORBIT_PROJECT": Key((str,), "", "project folder the Dagster definitions serve"),
+    "DOCORBIT_LOG_LEVEL": Key((str,), "WARNING", "log level of `docorbit mcp` (stderr)"),
+    "DOCORBIT_PYPI_URL": Key((str,), "https://pypi.org", "PyPI base URL for package names"),
+    "DOCORBIT_NPM_URL": Key((str,), "https://registry.npmjs.org", "npm registry base URL"),
+}
+
+
+def _type_name(k: Key) -> str:
+    return " or ".join({bool: "true/false", dict: "table", list: "list"}.get(t, t.__name__)
+                       for t in k.types)  # fmt: skip
+
+
+def check_table(table: Mapping[str, Any], known: Mapping[str, Key], where: str) -> None:
+    """Refuse unknown keys (naming the closest known one) and values of the wrong type."""
+    for name, value in table.items():
+        key = known.get(name)
+        if key is None:
+            near = difflib.get_close_matches(name, list(known), n=1, cutoff=0.6)
+            hint = f"; did you mean {near[0]!r}?" if near else f"; known: {', '.join(known)}"
+            raise ConfigError(
+                f"unknown key {name!r} in {where}{hint}",
+                detail={"key": name, "where": where, "suggestion": near[0] if near else None},
+            )
+        wrong_bool = isinstance(value, bool) and bool not in key.types
+        if wrong_bool or not isinstance(value, key.types):
+            raise ConfigError(
+                f"{where} {name} must be {_type_name(key)}, got {value!r}",
+                detail={"key": name, "where": where, "value": repr(value)},
+            )
