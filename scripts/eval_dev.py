@@ -162,8 +162,8 @@ def context_report(catalog: Catalog, queries: Path, budgets=(500, 2000, 8000)) -
             pack = pack_context(catalog, q["query"], budget=budget, library=q.get("library"))
             gold = {(g["path"], g["anchor"]) for g in q.get("gold", []) + q.get("alternates", [])}
             inside += any((i.path, i.anchor) in gold for i in pack.items)
-            used.append(pack.tokens_used)
-            over += pack.tokens_used > budget
+            used.append(pack.tokens)
+            over += pack.tokens > budget
         lines.append(
             f"context budget {budget}: gold inside {inside}/{len(qs)}, "
             f"median tokens {statistics.median(used):.0f}, over budget {over}"
