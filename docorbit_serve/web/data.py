@@ -1,0 +1,169 @@
+"""What the dashboard shows, as plain functions over a home and its catalog (no HTTP here).
+
+Contract (every function is read-only, bounded in rows, and raises ``DocOrbitError`` subclasses):
+
+- ``source_health(catalog, now=None) -> list[dict]``: one row per published source: the
+  ``list_sources`` fields plus ``oldest_fetch``/``newest_fetch`` (pages' ``fetched_at``),
+  ``age_days`` (now − snapshot ``created_at``), ``failed_fetches`` and ``health``: ``failing``
+  (some fetch failed), ``stale`` (snapshot older than ``STALE_DAYS``) or ``ok``.
+- ``snapshot_history(home) -> list[dict]``: every frozen snapshot (published or not), oldest
+  first, with ``chunks``/``pages`` from its row counts and ``published``.
+- ``fetch_failures(home, manifest) -> list[dict]``: failed fetches of the published snapshots
+  (``url``, ``status``, ``error_code`` …).
+- ``table_rows(catalog, table, library=None, limit, offset) -> (rows, truncated)`` for
+  ``pitfalls`` and ``endpoints``: the raw index rows (the API-intelligence services
+  refine these; the dashboard shows them as they are).
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from typing import Any
+
+import duckdb
+
+from docorbit_serve.errors import DocOrbitError, InputError
+from docorbit_serve.home import Home
+from docorbit_serve.reader import list_sources
+from docorbit_serve.search.sqlfiles import sql
+
+__all__ = [
+    "MAX_ROWS",
+    "STALE_DAYS",
+    "fetch_failures",
+    "snapshot_history",
+    "source_health",
+    "table_rows",
+]
+
+MAX_ROWS = 1000
+STALE_DAYS = 30
+_PART = "part-0.parquet"
+_TABLE_SQL = {"pitfalls": "dashboard_pitfalls", "endpoints": "dashboard_endpoints"}
+
+
+def _query(cur: Any, name: str, params: dict[str, Any]) -> list[dict[str, Any]]:
+    cur.execute(sql(name), params)
+    cols = [d[0] for d in cur.description]
+    return [dict(zip(cols, r, strict=True)) for r in cur.fetchall()]
+
+
+def _parquet(paths: list[str], name: str) -> list[dict[str, Any]]:
+    if not paths:
+        return []
+    con = duckdb.connect()
+    try:
+        return _query(con, name, {"paths": paths, "max_rows": MAX_ROWS})
+    except duckdb.Error as e:
+        raise InputError(f"cannot read frozen tables: {e}", detail={"files": len(paths)}) from e
+    finally:
+        con.close()
+
+
+def _parse_time(value: str) -> datetime | None:
+    try:
+        return datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except (ValueError, AttributeError):
+        return None
+
+
+def fetch_failures(home: Home, manifest: dict[str, Any]) -> list[dict[str, Any]]:
+    """Failed fetches recorded in the published snapshots (see module docstring)."""
+    paths = []
+    for name, s in sorted((manifest.get("sources") or {}).items()):
+        path = home.table_dir("fetches", name, str(s.get("snapshot", ""))) / _PART
+        if path.is_file():
+            paths.append(str(path))
+    return _parquet(paths, "dashboard_fetch_failures")
+
+
+def snapshot_history(home: Home) -> list[dict[str, Any]]:
+    """Every frozen snapshot, oldest first (see module docstring)."""
+    paths = sorted(str(p) for p in (home.tables / "snapshots").glob(f"source=*/snapshot=*/{_PART}"))
+    try:
+        published = {
+            n: s.get("snapshot")
+            for n, s in json.loads(home.published_path.read_text(encoding="utf-8"))
+            .get("sources", {})
+            .items()
+        }
+    except (OSError, ValueError, AttributeError):
+        published = {}
+    out = []
+    for r in _parquet(paths, "dashboard_snapshot_history"):
+        try:
+            counts = json.loads(r.pop("row_counts_json") or "{}")
+        except ValueError:
+            counts = {}
+        out.append(
+            {
+                **r,
+                "chunks": int(counts.get("chunks", 0)),
+                "pages": int(counts.get("pages", 0)),
+                "published": published.get(r["source"]) == r["id"],
+            }
+        )
+    return out
+
+
+def source_health(catalog: Any, now: datetime | None = None) -> list[dict[str, Any]]:
+    """Published sources with freshness and health (see module docstring)."""
+    now = now or datetime.now(UTC)
+    manifest = catalog.manifest()
+    rows = list_sources(catalog)
+    cur = catalog.cursor()
+    try:
+        fresh = {r["source"]: r for r in _query(cur, "dashboard_freshness", {"max_rows": MAX_ROWS})}
+    finally:
+        cur.close()
+    failures: dict[str, int] = {}
+    try:
+        for f in fetch_failures(catalog.home, manifest):
+            failures[f["source"]] = failures.get(f["source"], 0) + 1
+    except DocOrbitError:
+        pass  # unreadable frozen fetches: health falls back to age only
+    out = []
+    for r in rows:
+        f = fresh.get(r["name"], {})
+        created = _parse_time(r.get("created_at", ""))
+        age = round((now - created).total_seconds() / 86400, 2) if created else None
+        health = "ok"
+        if failures.get(r["name"]):
+            health = "failing"
+        elif age is not None and age > STALE_DAYS:
+            health = "stale"
+        out.append(
+            {
+                **r,
+                "oldest_fetch": f.get("oldest") or "",
+                "newest_fetch": f.get("newest") or "",
+                "age_days": age,
+                "failed_fetches": failures.get(r["name"], 0),
+                "health": health,
+            }
+        )
+    return out
+
+
+def table_rows(
+    catalog: Any, table: str, *, library: str | None = None, limit: int = 100, offset: int = 0
+) -> tuple[list[dict[str, Any]], bool]:
+    """Raw ``pitfalls``/``endpoints`` rows of the published index, paged (rows, truncated)."""
+    if table not in _TABLE_SQL:
+        raise InputError(f"unknown table {table!r}", detail={"table": table})
+    if not 1 <= limit <= MAX_ROWS or offset < 0:
+        raise InputError(f"limit must be 1-{MAX_ROWS} and offset >= 0", detail={"limit": limit})
+    cur = catalog.cursor()
+    try:
+        rows = _query(
+            cur,
+            _TABLE_SQL[table],
+            {"library": library, "max_rows": limit + 1, "offset": offset},
+        )
+    finally:
+        cur.close()
+    for r in rows:
+        if isinstance(r.get("tags"), tuple):
+            r["tags"] = list(r["tags"])
+    return rows[:limit], len(rows) > limit
