@@ -21,7 +21,15 @@ Contract (column meanings and JSON shapes: ``docs/api.md``):
 - Pagination from evidence only (query parameter names, a ``Link`` response header).
 - ``endpoint_rows(parsed, *, source, library, version, spec_url, chunk_ids, page_id)`` →
   ``ENDPOINTS`` rows (``id = stable_id("a_", source, spec_url, "webhook"|"path", METHOD,
-  path)``). ``chunk_ids`` maps an operation's ``heading`` to the chunk of its section.
+  path)``). ``chunk_ids`` maps an operation's ``anchor`` to the chunk of its section.
+- ``render_markdown(parsed) -> (markdown, anchors)``: the spec as one Markdown page, one ``##``
+  section per operation (heading ``METHOD /path`` with an explicit ``{ #op-... }`` anchor,
+  summary, description, parameters table, request body fields, responses, auth, servers,
+  pagination), so search finds operations by their description; ``anchors`` lists each
+  operation's anchor in order (made unique). Spec text is data: lines that would start a
+  heading are escaped and unbalanced code fences closed, so a description cannot cut the page.
+- ``looks_like_spec(body, url, content_type)``: a cheap sniff (JSON object or YAML with a
+  top-level ``openapi``/``swagger`` key in its first 4 KiB; never a Markdown or HTML file).
 - At most ``MAX_OPERATIONS`` operations per spec (a ``bad_structure`` issue says when more
   were dropped).
 """
@@ -47,7 +55,9 @@ __all__ = [
     "Operation",
     "ParsedSpec",
     "endpoint_rows",
+    "looks_like_spec",
     "parse_spec",
+    "render_markdown",
 ]
 
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
@@ -80,6 +90,11 @@ class Operation:
         return (
             f"Webhook {self.method} {self.path}" if self.webhook else f"{self.method} {self.path}"
         )
+
+    @property
+    def anchor(self) -> str:
+        """The section's explicit anchor (``{ #...}``) before de-duplication."""
+        return "op-" + (re.sub(r"[^a-z0-9]+", "-", self.heading.lower()).strip("-") or "x")
 
 
 @dataclass
@@ -153,8 +168,8 @@ def endpoint_rows(
     """``ENDPOINTS`` rows of one parsed spec (not sorted; the caller sorts by id)."""
     chunk_ids = chunk_ids or {}
     rows = []
-    for op in parsed.operations:
-        chunk_id = chunk_ids.get(op.heading, "")
+    for op, anchor in zip(parsed.operations, _unique_anchors(parsed), strict=True):
+        chunk_id = chunk_ids.get(anchor, "")
         rows.append(
             {
                 "id": stable_id(
@@ -613,3 +628,204 @@ def _deprecation_note(op: Operation) -> str:
 
 def _text(value: Any) -> str:
     return value if isinstance(value, str) else ""
+
+
+# --- sniffing --------------------------------------------------------------------------------
+
+_SNIFF_JSON = re.compile(r'^\s*\{.*?"(?:openapi|swagger)"\s*:', re.S)
+_SNIFF_YAML = re.compile(r"^[\"']?(?:openapi|swagger)[\"']?\s*:", re.M)
+_NOT_SPEC_SUFFIXES = (".md", ".mdx", ".markdown", ".html", ".htm", ".txt", ".rst")
+
+
+def looks_like_spec(body: bytes, url: str = "", content_type: str = "") -> bool:
+    """Is ``body`` worth parsing as a spec? (see the module docstring)"""
+    path = url.split("?", 1)[0].split("#", 1)[0].lower()
+    if path.endswith(_NOT_SPEC_SUFFIXES) or "html" in content_type.lower():
+        return False
+    head = body[:4096].decode("utf-8", "replace").lstrip("\ufeff")
+    return bool(_SNIFF_JSON.match(head) or _SNIFF_YAML.search(head))
+
+
+# --- Markdown rendering ----------------------------------------------------------------------
+
+_MAX_FIELDS = 40
+_MAX_DESC = 4000
+_HEADING_LINE = re.compile(r"^( {0,3})(#{1,6}(?:\s|$)|=+\s*$|-+\s*$)")
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+
+
+def _unique_anchors(parsed: ParsedSpec) -> list[str]:
+    seen: dict[str, int] = {}
+    out = []
+    for op in parsed.operations:
+        base = op.anchor
+        n = seen.get(base, 0)
+        seen[base] = n + 1
+        out.append(base if n == 0 else f"{base}-{n + 1}")
+    return out
+
+
+def render_markdown(parsed: ParsedSpec) -> tuple[str, list[str]]:
+    """The spec as a Markdown page and the operations' anchors (see the module docstring)."""
+    anchors = _unique_anchors(parsed)
+    title = parsed.title or "API"
+    lines = [f"# {_inline(title)} — API reference", ""]
+    if parsed.description:
+        lines += [_block(parsed.description), ""]
+    lines += [f"OpenAPI {parsed.version}; {len(parsed.operations)} operations.", ""]
+    if parsed.servers:
+        lines += ["Servers: " + ", ".join(f"`{s}`" for s in parsed.servers), ""]
+    for op, anchor in zip(parsed.operations, anchors, strict=True):
+        lines += _operation_md(op, anchor)
+    return "\n".join(lines).rstrip() + "\n", anchors
+
+
+def _operation_md(op: Operation, anchor: str) -> list[str]:
+    out = [f"## {_inline(op.heading)} {{ #{anchor} }}", ""]
+    if op.summary:
+        out += [_inline(op.summary), ""]
+    facts = []
+    if op.webhook:
+        facts.append("webhook: the API sends this request to your server")
+    if op.operation_id:
+        facts.append(f"operationId `{_inline(op.operation_id)}`")
+    if op.tags:
+        facts.append("tags: " + ", ".join(_inline(t) for t in op.tags))
+    if facts:
+        out += ["; ".join(facts), ""]
+    if op.deprecated:
+        out += [f"**Deprecated.** {_inline(op.deprecation_note)}".rstrip(), ""]
+    if op.description:
+        out += [_block(op.description), ""]
+    if op.parameters:
+        out += ["**Parameters**", "", "| name | in | type | required | description |"]
+        out.append("|---|---|---|---|---|")
+        for p in op.parameters[:_MAX_FIELDS]:
+            out.append(
+                f"| `{_cell(p['name'])}` | {p['in']} | {_cell(_type(p['schema']))} | "
+                f"{'yes' if p['required'] else 'no'} | {_cell(p['description'])} |"
+            )
+        out.append("")
+    if op.request_body:
+        out += _body_md(op.request_body)
+    if op.responses:
+        out += ["**Responses**", ""]
+        for status, r in op.responses.items():
+            media = ", ".join(f"`{m}`" for m in r.get("content") or {})
+            line = f"- `{status}` {_inline(r.get('description', ''))}".rstrip()
+            out.append(line + (f" ({media})" if media else ""))
+            for mt in list(r.get("content") or {})[:1]:
+                fields = _fields(r["content"][mt].get("schema"))
+                if fields:
+                    names = ", ".join(f"`{n}`" for n, _, _, _ in fields[:_MAX_FIELDS])
+                    out.append(f"  fields: {names}")
+        out.append("")
+    out += _auth_md(op)
+    if op.servers:
+        out += ["Servers: " + ", ".join(f"`{s}`" for s in op.servers), ""]
+    if op.pagination:
+        out += [f"Pagination: {op.pagination}", ""]
+    return out
+
+
+def _body_md(body: dict[str, Any]) -> list[str]:
+    media = list(body.get("content") or {})
+    req = "required" if body.get("required") else "optional"
+    out = [f"**Request body** ({req}; {', '.join(f'`{m}`' for m in media) or 'no media type'})"]
+    out.append("")
+    if body.get("description"):
+        out += [_block(body["description"]), ""]
+    fields = _fields(body["content"][media[0]].get("schema")) if media else []
+    if fields:
+        out += ["| field | type | required | description |", "|---|---|---|---|"]
+        for name, typ, required, desc in fields[:_MAX_FIELDS]:
+            out.append(
+                f"| `{_cell(name)}` | {_cell(typ)} | {'yes' if required else 'no'} | "
+                f"{_cell(desc)} |"
+            )
+        out.append("")
+    return out
+
+
+def _auth_md(op: Operation) -> list[str]:
+    if not op.security:
+        return ["Auth: none declared", ""]
+    alts = []
+    for alt in op.security:
+        parts = []
+        for s in alt:
+            where = f" in {s['in']} `{s['name']}`" if s.get("name") else ""
+            scopes = f" (scopes: {', '.join(s['scopes'])})" if s.get("scopes") else ""
+            parts.append(f"{s['type']}{where}{scopes} [{s['scheme']}]")
+        alts.append(" and ".join(parts) if parts else "none")
+    return ["Auth: " + " or ".join(alts), ""]
+
+
+def _fields(schema: Any) -> list[tuple[str, str, bool, str]]:
+    """Top-level (name, type, required, description) of an object schema (allOf merged)."""
+    if not isinstance(schema, dict):
+        return []
+    parts = [schema, *[p for p in schema.get("allOf") or [] if isinstance(p, dict)]]
+    out: dict[str, tuple[str, str, bool, str]] = {}
+    for part in parts:
+        req: list[Any] = part["required"] if isinstance(part.get("required"), list) else []
+        props: dict[str, Any] = (
+            part["properties"] if isinstance(part.get("properties"), dict) else {}
+        )
+        for name, sub in props.items():
+            desc = sub.get("description", "") if isinstance(sub, dict) else ""
+            out[name] = (name, _type(sub), name in req, desc if isinstance(desc, str) else "")
+    return list(out.values())
+
+
+def _type(schema: Any, depth: int = 0) -> str:
+    if not isinstance(schema, dict) or depth > 3:
+        return ""
+    for marker in ("$cycle", "$truncated", "$external", "$unresolved"):
+        if marker in schema:
+            return f"{marker[1:]}: {schema[marker]}"
+    name = schema.get("$ref-name", "")
+    typ = schema.get("type", "")
+    if isinstance(typ, list):
+        typ = " | ".join(str(t) for t in typ)
+    if typ == "array":
+        inner = _type(schema.get("items"), depth + 1)
+        return f"array of {inner}" if inner else "array"
+    for key in ("oneOf", "anyOf"):
+        if isinstance(schema.get(key), list):
+            alts = [_type(s, depth + 1) or "object" for s in schema[key][:4]]
+            return name or " | ".join(alts)
+    if isinstance(schema.get("enum"), list) and schema["enum"]:
+        values = ", ".join(str(v) for v in schema["enum"][:6])
+        return f"{typ or 'enum'} (one of {values})"
+    return name or str(typ)
+
+
+def _inline(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+def _cell(text: str) -> str:
+    return _inline(text).replace("|", "\\|")[:300]
+
+
+def _block(text: str) -> str:
+    """Spec prose as a Markdown block that cannot start a heading or leave a fence open."""
+    if len(text) > _MAX_DESC:
+        text = text[: _MAX_DESC - 1] + "…"
+    lines = []
+    fence_open = ""
+    for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
+        m = _FENCE.match(line)
+        if m:
+            mark = m.group(1)
+            if not fence_open:
+                fence_open = mark[0] * len(mark)
+            elif mark.startswith(fence_open):
+                fence_open = ""
+        elif not fence_open and _HEADING_LINE.match(line):
+            line = _HEADING_LINE.sub(lambda x: x.group(1) + "\\" + x.group(2), line, count=1)
+        lines.append(line)
+    if fence_open:
+        lines.append(fence_open)
+    return "\n".join(lines).strip("\n")

@@ -48,21 +48,34 @@ Contract (every function is deterministic; rows sorted by ``id``, ``links`` by
   ``deprecation`` → ``removal`` by the first matching wording, else the admonition type's kind. Mentions inside code spans (``deprecated=True``) and
   "deprecation warning" noise do not count. ``symbol`` = the first identifier in a code span of
   the text, else "". ``id = stable_id("f_", chunk_id, kind, text)``.
-- ``extract_endpoints(cfg, fetches)``: the empty ``ENDPOINTS`` table (OpenAPI parsing is a
-  later issue).
+- ``extract_endpoints(cfg, fetches, project_root=None)``: ``endpoints.endpoint_rows`` of every
+  fetched body that is an OpenAPI / Swagger document (``endpoints.looks_like_spec`` then
+  ``parse_spec``; a ``SpecError`` is logged and the body skipped); ``page_id`` / ``chunk_id``
+  are the ids ``normalize`` / ``slice`` give the spec's page and each operation's section (its
+  explicit anchor), so they need no join.
 """
 
 from __future__ import annotations
 
+import logging
 import re
+from pathlib import Path
 from typing import Any
 from urllib.parse import urldefrag, urljoin, urlsplit
 
 import pyarrow as pa
 
+from docorbit_assets.lib.endpoints import (
+    endpoint_rows,
+    looks_like_spec,
+    parse_spec,
+    render_markdown,
+)
 from docorbit_assets.lib.markdown_scan import Scan, admonitions, iter_links, scan_markdown
+from docorbit_assets.lib.normalize import page_paths
+from docorbit_assets.lib.openapi import SpecError
 from docorbit_serve.registry import SourceConfig
-from docorbit_serve.schemas import SCHEMAS, empty_table, stable_id
+from docorbit_serve.schemas import SCHEMAS, stable_id
 from docorbit_serve.tokens import count_tokens
 
 __all__ = [
@@ -73,6 +86,9 @@ __all__ = [
     "extract_pitfalls",
     "extract_symbols",
 ]
+
+
+log = logging.getLogger(__name__)
 
 
 def _table(name: str, rows: list[dict[str, Any]], key: Any = None) -> pa.Table:
@@ -660,7 +676,36 @@ def _cap(text: str) -> str:
 # --- endpoints -------------------------------------------------------------------------------
 
 
-def extract_endpoints(cfg: SourceConfig, fetches: pa.Table) -> pa.Table:
-    """The empty ``ENDPOINTS`` table: OpenAPI parsing is a later issue (never invented rows)."""
-    del cfg, fetches
-    return empty_table("endpoints")
+def extract_endpoints(
+    cfg: SourceConfig, fetches: pa.Table, project_root: Path | None = None
+) -> pa.Table:
+    """``ENDPOINTS`` of every OpenAPI / Swagger document among the fetched bodies (delegates to
+    ``endpoints``); each row points at its section of the spec's page."""
+    rows: list[dict[str, Any]] = []
+    paths = page_paths(cfg, fetches, project_root)
+    for f in fetches.to_pylist():
+        body = f.get("body") or b""
+        url = f.get("final_url") or f.get("url") or ""
+        if not f.get("ok") or not looks_like_spec(body, url, f.get("content_type") or ""):
+            continue
+        try:
+            parsed = parse_spec(body, spec_url=url)
+        except SpecError as e:
+            log.warning("endpoints: %s is not a usable OpenAPI document: %s", url, e.message)
+            continue
+        for issue in parsed.issues[:20]:
+            log.info("endpoints: %s %s at %s: %s", url, issue.code, issue.pointer, issue.message)
+        path = paths.get(f.get("url") or "", "")
+        _, anchors = render_markdown(parsed)
+        rows.extend(
+            endpoint_rows(
+                parsed,
+                source=cfg.name,
+                library=cfg.library,
+                version=cfg.version,
+                spec_url=url,
+                page_id=stable_id("p_", cfg.name, path),
+                chunk_ids={a: stable_id("c_", cfg.name, path, a) for a in anchors},
+            )
+        )
+    return _table("endpoints", _dedupe(rows))

@@ -31,7 +31,13 @@ when there is none (the message carries discovery's rationale). Strategies by ca
   Markdown (no ``.md`` suffix and not ``text/markdown``, or HTML) are ``not_markdown``; HTTP
   4xx/5xx are ``http_error``. Off-host links are not fetched and not recorded here.
 
-Contract for the normalizer: every row with ``ok`` True holds Markdown, whatever the served
+- ``openapi``: the spec (URL, or the local file discovery validated: ``url`` ``file://…``,
+  content type from the suffix). And for any other best candidate, the valid ``openapi``
+  candidates discovery ranked (at most ``MAX_SPECS_BESIDE``) are fetched beside the docs
+  (``_specs_beside``): their rows hold the spec, ``ok`` False on failure (never raised).
+
+Contract for the normalizer: every row with ``ok`` True holds Markdown (or an OpenAPI
+document, which ``normalize`` recognises by its content), whatever the served
 content type (llms.txt and llms-full.txt are often ``text/plain``). A body cut at the byte cap is
 ``ok`` True with ``error_code`` ``truncated``. A failure of the primary document (the llms.txt,
 llms-full.txt or single page) raises ``FetchError``: the source keeps its previous snapshot.
@@ -498,6 +504,58 @@ def _fetch_local_job(job: _Job, cand: dict[str, Any]) -> list[dict]:
     return _fetch_local(job.cfg, cand, job.project_root)
 
 
+def _fetch_openapi(job: _Job, cand: dict[str, Any]) -> list[dict]:
+    """A spec from its URL, or read from the local file discovery validated."""
+    url = cand["url"]
+    if not url.startswith("file://"):
+        return [_primary(job, url)]
+    path = Path(url[len("file://") :])
+    cap = fetch_limits(job.cfg).max_bytes
+    try:
+        st = path.stat()
+        with path.open("rb") as f:
+            body = f.read(cap + 1)
+    except OSError as e:
+        raise FetchError(
+            f"could not read {path} for source {job.cfg.name!r}: {e}",
+            detail={"source": job.cfg.name, "url": url, "error_code": "read_error"},
+        ) from e
+    cut = len(body) > cap
+    ctype = "application/json" if path.suffix.lower() == ".json" else "application/yaml"
+    return [
+        _row(
+            job.cfg.name,
+            url,
+            ok=True,
+            body=body[:cap],
+            content_type=ctype,
+            error_code="truncated" if cut else "",
+            error_message=f"body cut at {cap} bytes" if cut else "",
+            fetched_at=datetime.fromtimestamp(st.st_mtime, UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        )
+    ]
+
+
+MAX_SPECS_BESIDE = 3
+
+
+def _specs_beside(job: _Job, discovered: pa.Table, best: dict[str, Any]) -> list[dict]:
+    """The valid OpenAPI documents discovery found for a source whose docs come from another
+    candidate: fetched beside the docs (at most ``MAX_SPECS_BESIDE``, best rank first), so an
+    API product yields both prose and endpoints. A failure is a row with ``ok`` False."""
+    if best["type"] == "openapi":
+        return []
+    specs = sorted(
+        (
+            r
+            for r in discovered.to_pylist()
+            if r["type"] == "openapi" and r["status"] == "valid" and r["rank"] > 0
+        ),
+        key=lambda r: r["rank"],
+    )
+    return [_web_row(job, r["url"], markdown_only=False) for r in specs[:MAX_SPECS_BESIDE]]
+
+
 _STRATEGIES: dict[str, Callable[[_Job, dict[str, Any]], list[dict]]] = {
     "local": _fetch_local_job,
     "llms_full_txt": _fetch_single,
@@ -505,7 +563,7 @@ _STRATEGIES: dict[str, Callable[[_Job, dict[str, Any]], list[dict]]] = {
     "llms_txt": _fetch_llms_index,
     "sitemap": _fetch_sitemap,
     "html": _fetch_crawl,
-    "openapi": _fetch_single,
+    "openapi": _fetch_openapi,
 }
 
 
@@ -546,4 +604,6 @@ def fetch_source(
             detail={"source": cfg.name, "type": best["type"]},
         )
     rows = strategy(job, best)
+    fetched = {r["url"] for r in rows}
+    rows += [r for r in _specs_beside(job, discovered, best) if r["url"] not in fetched]
     return pa.Table.from_pylist(rows, schema=SCHEMAS["fetches"])

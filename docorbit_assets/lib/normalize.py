@@ -13,6 +13,10 @@ Contract: ``normalize(cfg, fetches, project_root=None) -> pa.Table`` with the ``
   only, headings with the page's own anchors as ``{ #id }``, absolute links, fenced code with its
   language, every admonition dialect as a GitHub-alert blockquote. Its ``truncated`` and
   reason (parser depth, table/element/input caps, word coverage below 0.95) become the page's.
+- **OpenAPI / Swagger** bodies (``endpoints.looks_like_spec``: JSON or YAML whatever the
+  content type, never a ``.md``/``.html`` file) become one page rendered by
+  ``endpoints.render_markdown`` (one section per operation, title = the spec's title) through
+  ``normalize_spec``; a body that is not a usable spec (``SpecError``) is no page (logged).
 - Any other ``ok`` body is read as Markdown (fetch's contract: ``ok`` rows hold Markdown whatever
   the served content type), except binary types (images, PDF, archives), which are not pages:
   they are logged at INFO level and stay recorded in ``fetches``.
@@ -48,14 +52,23 @@ from urllib.parse import unquote, urljoin, urlsplit
 
 import pyarrow as pa
 
+from docorbit_assets.lib.endpoints import looks_like_spec, parse_spec, render_markdown
 from docorbit_assets.lib.html_to_md import decode_html, html_to_markdown
 from docorbit_assets.lib.injection import annotate, place_html_annotations
 from docorbit_assets.lib.markdown_scan import iter_links, scan_markdown, split_front_matter
+from docorbit_assets.lib.openapi import SpecError
 from docorbit_serve.registry import SourceConfig
 from docorbit_serve.schemas import SCHEMAS, stable_id
 from docorbit_serve.tokens import count_tokens
 
-__all__ = ["normalize", "normalize_html", "normalize_markdown", "page_path"]
+__all__ = [
+    "normalize",
+    "normalize_html",
+    "normalize_markdown",
+    "normalize_spec",
+    "page_path",
+    "page_paths",
+]
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +92,12 @@ def normalize(cfg: SourceConfig, fetches: pa.Table, project_root: Path | None = 
         body: bytes = f.get("body") or b""
         kind = _body_kind(path, url, f.get("content_type") or "", body)
         fetched_at = f.get("fetched_at") or ""
-        if kind == "markdown":
+        if looks_like_spec(body, url, f.get("content_type") or ""):
+            spec_row = normalize_spec(cfg=cfg, path=path, url=url, body=body, fetched_at=fetched_at)
+            if spec_row is None:
+                continue
+            row = spec_row
+        elif kind == "markdown":
             text = body.decode(_charset(f.get("content_type") or ""), errors="replace")
             row = normalize_markdown(
                 cfg=cfg, path=path, url=url, text=text, fetched_at=fetched_at, raw_bytes=len(body)
@@ -119,6 +137,39 @@ def normalize_markdown(
         reasons=[],
         html=None,
     )
+
+
+def normalize_spec(
+    *, cfg: SourceConfig, path: str, url: str, body: bytes, fetched_at: str
+) -> dict[str, Any] | None:
+    """One ``PAGES`` row rendering an OpenAPI / Swagger document (``endpoints.render_markdown``:
+    one section per operation), or None when it is not a usable spec (logged; the fetch row
+    stays the record)."""
+    try:
+        parsed = parse_spec(body, spec_url=url)
+    except SpecError as e:
+        log.warning("normalize: %s is not a usable OpenAPI document: %s", url, e.message)
+        return None
+    markdown, _ = render_markdown(parsed)
+    return _page_row(
+        cfg=cfg,
+        path=path,
+        url=url,
+        markdown=markdown,
+        title=parsed.title or _stem(path),
+        fetched_at=fetched_at,
+        raw_bytes=len(body),
+        reasons=[],
+        html=None,
+    )
+
+
+def page_paths(
+    cfg: SourceConfig, fetches: pa.Table, project_root: Path | None = None
+) -> dict[str, str]:
+    """``{fetch url: page path}`` for every fetched row, as ``normalize`` computes them."""
+    root = _local_root(cfg, fetches, project_root)
+    return {u: page_path(cfg, u, root) for u in fetches.column("url").to_pylist() if u}
 
 
 def normalize_html(
@@ -203,7 +254,8 @@ def page_path(cfg: SourceConfig, url: str, local_root: str | None = None) -> str
     abs_path = url[len("file://") :] if "%" not in url else unquote(parts.path)
     root = local_root if local_root is not None else _root_from_location(cfg, [abs_path])
     if root and (abs_path == root or abs_path.startswith(root.rstrip("/") + "/")):
-        return abs_path[len(root.rstrip("/")) + 1 :]
+        # a one-file source (its location is the file itself) is named by the file
+        return abs_path[len(root.rstrip("/")) + 1 :] or PurePosixPath(abs_path).name
     return PurePosixPath(abs_path).name
 
 
@@ -212,7 +264,8 @@ def _local_root(cfg: SourceConfig, fetches: pa.Table, project_root: Path | None)
     if not urls:
         return None
     if project_root is not None:  # exact: the folder fetch listed (SourceConfig.resolved_location)
-        return cfg.resolved_location(Path(project_root)).rstrip("/") or "/"
+        loc = cfg.resolved_location(Path(project_root)).rstrip("/") or "/"
+        return str(Path(loc).parent) if Path(loc).is_file() else loc  # one-file source (a spec)
     return _root_from_location(
         cfg, [u[len("file://") :] if "%" not in u else unquote(urlsplit(u).path) for u in urls]
     )

@@ -6,6 +6,7 @@ Real-data checks use the shared httpx, pydantic and fastapi doc sets (``real_doc
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pyarrow as pa
@@ -383,8 +384,69 @@ def test_pitfalls_read_the_admonitions_html_pages_are_converted_to():
 # --- endpoints -------------------------------------------------------------------------------
 
 
-def test_endpoints_are_empty_until_openapi_parsing_lands(real_doc_sets):
-    ds = real_doc_sets["httpx"]
-    endpoints = extract_endpoints(ds.cfg, ds.fetches)
-    assert endpoints.num_rows == 0
+def _fetch_row(url: str, body: bytes, content_type: str) -> dict:
+    return {
+        "source": CFG.name,
+        "url": url,
+        "final_url": url,
+        "status": 200,
+        "ok": True,
+        "content_type": content_type,
+        "bytes": len(body),
+        "content_hash": "",
+        "etag": "",
+        "last_modified": "",
+        "error_code": "",
+        "error_message": "",
+        "fetched_at": "t",
+        "body": body,
+    }
+
+
+def test_endpoints_come_from_spec_bodies_and_point_at_their_sections_chunks():
+    spec = (REPO / "fixtures/openapi/oai-examples/examples/v3.0/petstore.yaml").read_bytes()
+    fetches = pa.Table.from_pylist(
+        [
+            _fetch_row("https://docs.example.com/guide.md", b"# Guide\n\nGET /pets lists.\n", ""),
+            # python -m http.server serves .yaml as octet-stream: read by content, not type
+            _fetch_row("https://docs.example.com/openapi.yaml", spec, "application/octet-stream"),
+        ],
+        schema=SCHEMAS["fetches"],
+    )
+    endpoints = extract_endpoints(CFG, fetches)
     assert endpoints.schema.equals(SCHEMAS["endpoints"])
+    rows = endpoints.to_pylist()
+    assert sorted((r["method"], r["path"]) for r in rows) == [
+        ("GET", "/pets"),
+        ("GET", "/pets/{petId}"),
+        ("POST", "/pets"),
+    ]
+    assert {r["spec_url"] for r in rows} == {"https://docs.example.com/openapi.yaml"}
+    pages = normalize(CFG, fetches)
+    chunks = slice_pages(pages)
+    spec_page = next(p for p in pages.to_pylist() if p["path"] == "/openapi.yaml")
+    by_id = {c["id"]: c for c in chunks.to_pylist()}
+    for r in rows:
+        assert r["page_id"] == spec_page["id"]
+        chunk = by_id[r["chunk_id"]]
+        assert chunk["heading"] == f"{r['method']} {r['path']}"
+        if r["summary"]:
+            assert r["summary"] in chunk["text"]
+    listing = next(r for r in rows if (r["method"], r["path"]) == ("GET", "/pets"))
+    assert [p["name"] for p in json.loads(listing["parameters_json"])] == ["limit"]
+    assert listing["spec_version"] == "3.0.0" and listing["pointer"] == "/paths/~1pets/get"
+
+
+def test_no_endpoints_from_markdown_about_openapi_or_from_a_broken_spec():
+    md = b'# OpenAPI\n\n```json\n{"openapi": "3.1.0", "paths": {"/x": {"get": {}}}}\n```\n'
+    fetches = pa.Table.from_pylist(
+        [
+            _fetch_row("https://docs.example.com/openapi.md", md, "text/markdown"),
+            _fetch_row(
+                "https://docs.example.com/bad.json", b'{"openapi": "3.0.0", "paths": [1]}', ""
+            ),
+        ],
+        schema=SCHEMAS["fetches"],
+    )
+    assert extract_endpoints(CFG, fetches).num_rows == 0
+    assert [p["path"] for p in normalize(CFG, fetches).to_pylist()] == ["/openapi.md"]

@@ -9,7 +9,8 @@ claims.
 - ``openapi`` (kinds web, openapi): ``/openapi.json``, ``/openapi.yaml``, ``/swagger.json``,
   ``/v3/api-docs`` at the source's folder and host root, and spec links in the source page's
   HTML (``<link rel="service-desc">``, ``type="application/openapi+json"``, ``<a href>`` to
-  ``openapi.*`` / ``swagger.*``); kind ``openapi`` probes only the URL. Valid only when
+  ``openapi.*`` / ``swagger.*``); kind ``openapi`` probes only the URL (a local file path is
+  read and validated the same way, ``discovered_by`` ``local``). Valid only when
   ``openapi.inspect_spec`` accepts it (parsed safely, ``openapi`` 3.x or ``swagger`` 2.0).
 - ``sitemap`` (kinds web, sitemap): ``/sitemap.xml`` at the folder and root, and the
   ``Sitemap:`` lines of robots.txt; indexes followed to depth 2 without loops
@@ -30,6 +31,7 @@ from __future__ import annotations
 
 import re
 from html.parser import HTMLParser
+from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
@@ -147,8 +149,35 @@ def _spec_validator(ctx: ProbeContext) -> Any:
     return validate
 
 
+_SPEC_MAX_BYTES = _openapi.MAX_BYTES
+
+
+def _probe_local_spec(ctx: ProbeContext) -> Candidate:
+    """Kind ``openapi`` with a file path: the file itself, validated like a fetched spec."""
+    path = Path(ctx.cfg.resolved_location(ctx.project_root))
+    base: dict[str, Any] = {
+        "url": "file://" + path.as_posix(),
+        "type": "openapi",
+        "discovered_by": "local",
+        "purposes": ("api", "examples"),
+    }
+    if not path.is_file():
+        return Candidate(**base, status="invalid", rationale=f"file {path} does not exist")
+    with path.open("rb") as f:
+        body = f.read(_SPEC_MAX_BYTES + 1)
+    info = _openapi.inspect_spec(body, url=base["url"], check=ctx.check)
+    meta = {"spec": info.to_json()}
+    if not info.valid:
+        why = f"not an OpenAPI document: {info.reason} ({info.message})"
+        return Candidate(**base, status="invalid", rationale=why, metadata=meta)
+    conf = 0.9 if info.operations or info.webhooks else 0.6
+    return Candidate(**base, status="valid", confidence=conf, rationale=info.message, metadata=meta)
+
+
 def _probe_openapi(ctx: ProbeContext) -> list[Candidate]:
     if ctx.cfg.kind == "openapi":
+        if not ctx.cfg.is_web:
+            return [_probe_local_spec(ctx)]
         return [judge(ctx, ctx.location, "openapi", "given_url", _spec_validator(ctx))]
     targets: dict[str, str] = {}
     for base in base_urls(ctx.location):
