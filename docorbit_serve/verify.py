@@ -48,6 +48,7 @@ __all__ = [
     "Match",
     "load_contract",
     "match_call",
+    "sdk_candidates",
     "verify_calls",
     "verify_paths",
     "verify_text",
@@ -278,7 +279,7 @@ def _resource_words(path: str) -> tuple[list[str], bool]:
     return words, bool(segs) and bool(PLACEHOLDER.fullmatch(segs[-1]))
 
 
-def _sdk_candidates(call: ApiCall, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def sdk_candidates(call: ApiCall, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     chain = call.sdk_chain
     verb = chain[-1].lower()
     res = [_stem(w) for part in chain[:-1] for w in _words(part)]
@@ -563,7 +564,7 @@ def _absent_findings(
 def _resolve(call: ApiCall, rows_by_lib: dict[str, list[dict[str, Any]]]) -> dict[str, Any] | None:
     """One row (the newest version) for the call in ``rows_by_lib``, when unambiguous."""
     if call.client == "sdk":
-        cands = [r for rows in rows_by_lib.values() for r in _sdk_candidates(call, rows)]
+        cands = [r for rows in rows_by_lib.values() for r in sdk_candidates(call, rows)]
     else:
         matches = [m for m in match_call(call, rows_by_lib) if not m.weak]
         cands = [r for m in matches for r in m.rows if r["method"] == call.method]
@@ -586,7 +587,7 @@ def _report(call: ApiCall, findings: list[Finding], row: dict[str, Any] | None) 
 
 
 def _sdk_report(call: ApiCall, contract: Contract) -> CallReport:
-    cands = [r for rows in contract.current.values() for r in _sdk_candidates(call, rows)]
+    cands = [r for rows in contract.current.values() for r in sdk_candidates(call, rows)]
     keys = sorted({(r["library"], f"{r['method']} {r['path']}") for r in cands})
     name = ".".join(call.sdk_chain)
     if len(keys) == 1:

@@ -36,7 +36,7 @@ from docorbit_serve.errors import InputError, UsageError
 from docorbit_serve.home import Home
 from docorbit_serve.models.change import DiffItem, DiffResult, DiffSide
 
-__all__ = ["KINDS", "MAX_LIMIT", "diff", "diff_tables"]
+__all__ = ["KINDS", "MAX_LIMIT", "diff", "diff_tables", "load_tables", "summarize"]
 
 KINDS = ("endpoint", "page", "section", "pitfall", "symbol")
 MAX_LIMIT = 1000
@@ -261,7 +261,7 @@ def _offset(cursor: str | None, bind: dict[str, Any]) -> int:
     return offset
 
 
-def _summary(items: list[DiffItem]) -> dict[str, dict[str, int]]:
+def summarize(items: list[DiffItem]) -> dict[str, dict[str, int]]:
     out: dict[str, dict[str, int]] = {}
     for i in items:
         out.setdefault(i.kind, {}).setdefault(i.change, 0)
@@ -311,7 +311,7 @@ def diff(
             "mode": mode,
             "from": _side(old),
             "to": _side(new),
-            "summary": _summary(items),
+            "summary": summarize(items),
             "total": len(items),
             "items": page,
             "next_cursor": nxt,

@@ -6,7 +6,8 @@ Contract:
   ``curl``, ``markdown``) or the file suffix; Markdown and text files are read for fenced code
   blocks of those languages and for cURL lines; unknown kinds give ``[]``. Python uses ``ast``
   (``python.py``), JS/TS tree-sitter (``javascript.py``), cURL ``shlex`` (``curl.py``).
-- ``scan_paths(paths, *, root=None) -> (calls, files_scanned, truncated)``: every source file
+- ``read_sources(paths, *, root=None) -> ({file: text}, truncated)`` and
+  ``scan_paths(paths, *, root=None) -> (calls, files_scanned, truncated)``: every source file
   under the given files/folders (skipping ``.git``, ``node_modules``, virtualenvs, build output
   and files over ``MAX_FILE_BYTES``; at most ``MAX_FILES`` files); ``file`` in each call is
   relative to ``root`` when given.
@@ -24,7 +25,14 @@ from docorbit_serve.codecalls.javascript import js_calls
 from docorbit_serve.codecalls.python import python_calls
 from docorbit_serve.models.change import ApiCall
 
-__all__ = ["MAX_FILES", "MAX_FILE_BYTES", "extract_calls", "language_of", "scan_paths"]
+__all__ = [
+    "MAX_FILES",
+    "MAX_FILE_BYTES",
+    "extract_calls",
+    "language_of",
+    "read_sources",
+    "scan_paths",
+]
 
 MAX_FILES = 5000
 MAX_FILE_BYTES = 1_000_000
@@ -108,23 +116,28 @@ def _files(paths: Iterable[Path]) -> Iterable[Path]:
                 yield f
 
 
-def scan_paths(
-    paths: Iterable[Path], *, root: Path | None = None
-) -> tuple[list[ApiCall], int, bool]:
-    calls: list[ApiCall] = []
-    count, truncated = 0, False
+def read_sources(paths: Iterable[Path], *, root: Path | None = None) -> tuple[dict[str, str], bool]:
+    """``{relative path: text}`` of the source files under ``paths`` (bounded), truncated flag."""
+    out: dict[str, str] = {}
     for f in _files(paths):
-        if count >= MAX_FILES:
-            truncated = True
-            break
+        if len(out) >= MAX_FILES:
+            return out, True
         try:
             if f.stat().st_size > MAX_FILE_BYTES:
                 continue
             text = f.read_text(encoding="utf-8", errors="replace")
         except OSError:
             continue
-        count += 1
-        rel = str(f.relative_to(root)) if root and f.is_relative_to(root) else str(f)
-        calls += extract_calls(text, path=rel, language=language_of(f.name))
+        out[str(f.relative_to(root)) if root and f.is_relative_to(root) else str(f)] = text
+    return out, False
+
+
+def scan_paths(
+    paths: Iterable[Path], *, root: Path | None = None
+) -> tuple[list[ApiCall], int, bool]:
+    files, truncated = read_sources(paths, root=root)
+    calls: list[ApiCall] = []
+    for rel, text in files.items():
+        calls += extract_calls(text, path=rel, language=language_of(rel))
     calls.sort(key=lambda c: (c.file, c.line, c.column))
-    return calls, count, truncated
+    return calls, len(files), truncated
