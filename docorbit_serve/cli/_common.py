@@ -27,6 +27,7 @@ EXIT_CODES = {
     1: "error (configuration, search or unexpected failure)",
     2: "usage (bad command line or arguments)",
     3: "not found (unknown id, source or library) or nothing published yet",
+    4: "mismatch (verify found a call that contradicts the served API contract)",
     5: "blocked_url (a URL refused by the fetch policy)",
     6: "fetch_error (a source could not be fetched)",
     7: "bad_input (an invalid file, path, cursor or query)",
