@@ -62,9 +62,11 @@ def own_rows_spec(asset: str) -> dg.AssetCheckSpec:
     )
 
 
-def emit(asset: str, table: pa.Table, source: str) -> Iterator[dg.Output | dg.AssetCheckResult]:
-    """The asset's output, then its ``rows_belong_to_source`` result."""
-    yield dg.Output(table)
+def emit(
+    asset: str, table: pa.Table, source: str, metadata: dict | None = None
+) -> Iterator[dg.Output | dg.AssetCheckResult]:
+    """The asset's output (with ``metadata``), then its ``rows_belong_to_source`` result."""
+    yield dg.Output(table, metadata=metadata)
     column = "name" if asset == "sources" else "source"
     others = sorted({v for v in table.column(column).to_pylist() if v != source})
     yield dg.AssetCheckResult(

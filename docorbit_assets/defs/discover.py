@@ -9,8 +9,10 @@ import dagster as dg
 from docorbit_assets.defs.checks import emit, own_rows_spec
 from docorbit_assets.defs.partitions import SOURCE_PARTITIONS
 from docorbit_assets.defs.resources import DocOrbitResource
+from docorbit_assets.defs.reuse import previous_snapshot
 from docorbit_assets.lib import discover as lib_discover
 from docorbit_assets.lib import sources as lib_sources
+from docorbit_assets.lib.snapshot import conform
 
 __all__ = ["ALLOW_HOSTS_TAG", "discovered", "run_allow_hosts", "sources"]
 
@@ -34,9 +36,17 @@ def sources(context: dg.AssetExecutionContext, docorbit: DocOrbitResource):
 
 @dg.asset(**_COMMON, deps=[sources], check_specs=[own_rows_spec("discovered")])
 def discovered(context: dg.AssetExecutionContext, docorbit: DocOrbitResource):
-    """Candidate endpoints of the source, ranked (llms.txt, Markdown, local folder, ...)."""
+    """Candidate endpoints of the source, ranked (llms.txt, Markdown, local folder, ...).
+    A refresh run (tag ``docorbit/mode=refresh``) reuses the latest snapshot's discovery when
+    the source's configuration is unchanged: only its endpoints are fetched again."""
     registry = docorbit.registry()
     cfg = registry.get(context.partition_key)
+    if context.run.tags.get("docorbit/mode") == "refresh":
+        prev = previous_snapshot(docorbit, cfg.name)
+        if prev is not None:
+            table = conform("discovered", prev.table("discovered"))
+            yield from emit("discovered", table, cfg.name, {"reused": True})
+            return
     hosts = (*registry.allow_hosts, *run_allow_hosts(context))
     table = lib_discover.discover(cfg, registry.project_root, allow_hosts=hosts)
     yield from emit("discovered", table, cfg.name)

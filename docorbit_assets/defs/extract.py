@@ -1,7 +1,12 @@
-"""Extract stage: ``symbols``, ``endpoints``, ``examples``, ``pitfalls`` and ``links``."""
+"""Extract stage: ``symbols``, ``endpoints``, ``examples``, ``pitfalls`` and ``links``.
+
+Each table is whole-source; when its inputs equal the latest snapshot's (``fetched_at``
+aside), the snapshot's rows are reused instead of extracting again (``lib/refresh.py``).
+"""
 
 # No `from __future__ import annotations`: Dagster reads these signatures' annotations.
 
+from collections.abc import Callable
 from typing import Any
 
 import dagster as dg
@@ -10,7 +15,9 @@ import pyarrow as pa
 from docorbit_assets.defs.checks import emit, own_rows_spec
 from docorbit_assets.defs.partitions import SOURCE_PARTITIONS
 from docorbit_assets.defs.resources import DocOrbitResource
+from docorbit_assets.defs.reuse import previous_snapshot
 from docorbit_assets.lib import extract as lib_extract
+from docorbit_assets.lib.refresh import reuse_table
 
 __all__ = ["endpoints", "examples", "links", "pitfalls", "symbols"]
 
@@ -24,10 +31,31 @@ def _spec(name: str) -> dict[str, Any]:
     }
 
 
+def _table(
+    name: str,
+    source: str,
+    docorbit: DocOrbitResource,
+    inputs: dict[str, pa.Table],
+    compute: Callable[[], pa.Table],
+):
+    reused = reuse_table(name, inputs, previous_snapshot(docorbit, source))
+    table = reused if reused is not None else compute()
+    yield from emit(name, table, source, {"reused": reused is not None})
+
+
 @dg.asset(**_spec("symbols"))
-def symbols(context: dg.AssetExecutionContext, pages: pa.Table, chunks: pa.Table):
+def symbols(
+    context: dg.AssetExecutionContext, docorbit: DocOrbitResource, pages: pa.Table, chunks: pa.Table
+):
     """API symbols (classes, functions, ...) named in the docs."""
-    yield from emit("symbols", lib_extract.extract_symbols(pages, chunks), context.partition_key)
+    inputs = {"pages": pages, "chunks": chunks}
+    yield from _table(
+        "symbols",
+        context.partition_key,
+        docorbit,
+        inputs,
+        lambda: lib_extract.extract_symbols(pages, chunks),
+    )
 
 
 @dg.asset(**_spec("endpoints"))
@@ -35,23 +63,48 @@ def endpoints(context: dg.AssetExecutionContext, docorbit: DocOrbitResource, fet
     """HTTP endpoints from OpenAPI documents among the fetched bodies."""
     cfg = docorbit.source(context.partition_key)
     project_root = docorbit.resolve().project_root
-    rows = lib_extract.extract_endpoints(cfg, fetches, project_root)
-    yield from emit("endpoints", rows, cfg.name)
+    yield from _table(
+        "endpoints",
+        cfg.name,
+        docorbit,
+        {"fetches": fetches},
+        lambda: lib_extract.extract_endpoints(cfg, fetches, project_root),
+    )
 
 
 @dg.asset(**_spec("examples"))
-def examples(context: dg.AssetExecutionContext, chunks: pa.Table):
+def examples(context: dg.AssetExecutionContext, docorbit: DocOrbitResource, chunks: pa.Table):
     """Code examples with the section they illustrate."""
-    yield from emit("examples", lib_extract.extract_examples(chunks), context.partition_key)
+    yield from _table(
+        "examples",
+        context.partition_key,
+        docorbit,
+        {"chunks": chunks},
+        lambda: lib_extract.extract_examples(chunks),
+    )
 
 
 @dg.asset(**_spec("pitfalls"))
-def pitfalls(context: dg.AssetExecutionContext, chunks: pa.Table):
+def pitfalls(context: dg.AssetExecutionContext, docorbit: DocOrbitResource, chunks: pa.Table):
     """Deprecations, breaking changes, removals and warnings."""
-    yield from emit("pitfalls", lib_extract.extract_pitfalls(chunks), context.partition_key)
+    yield from _table(
+        "pitfalls",
+        context.partition_key,
+        docorbit,
+        {"chunks": chunks},
+        lambda: lib_extract.extract_pitfalls(chunks),
+    )
 
 
 @dg.asset(**_spec("links"))
-def links(context: dg.AssetExecutionContext, pages: pa.Table, chunks: pa.Table):
+def links(
+    context: dg.AssetExecutionContext, docorbit: DocOrbitResource, pages: pa.Table, chunks: pa.Table
+):
     """Links between pages (internal targets resolved to page ids)."""
-    yield from emit("links", lib_extract.extract_links(pages, chunks), context.partition_key)
+    yield from _table(
+        "links",
+        context.partition_key,
+        docorbit,
+        {"pages": pages, "chunks": chunks},
+        lambda: lib_extract.extract_links(pages, chunks),
+    )

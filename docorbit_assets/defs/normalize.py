@@ -8,7 +8,8 @@ import pyarrow as pa
 from docorbit_assets.defs.checks import emit, own_rows_spec
 from docorbit_assets.defs.partitions import SOURCE_PARTITIONS
 from docorbit_assets.defs.resources import DocOrbitResource
-from docorbit_assets.lib import normalize as lib_normalize
+from docorbit_assets.defs.reuse import previous_snapshot, reuse_metadata
+from docorbit_assets.lib.refresh import normalize_incremental
 
 __all__ = ["pages"]
 
@@ -22,7 +23,10 @@ __all__ = ["pages"]
 def pages(context: dg.AssetExecutionContext, docorbit: DocOrbitResource, fetches: pa.Table):
     """Normalized pages (title, Markdown, headings, links, code examples, tokens, security
     annotations, truncation). Local paths are relative to the source folder resolved exactly
-    as fetch resolved it (against the project root)."""
+    as fetch resolved it (against the project root). Unchanged documents keep the latest
+    snapshot's page rows (lib/refresh.py)."""
     cfg = docorbit.source(context.partition_key)
     project_root = docorbit.resolve().project_root
-    yield from emit("pages", lib_normalize.normalize(cfg, fetches, project_root), cfg.name)
+    prev = previous_snapshot(docorbit, cfg.name)
+    table, stats = normalize_incremental(cfg, fetches, project_root, prev)
+    yield from emit("pages", table, cfg.name, reuse_metadata(stats))

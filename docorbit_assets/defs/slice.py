@@ -7,7 +7,9 @@ import pyarrow as pa
 
 from docorbit_assets.defs.checks import emit, own_rows_spec
 from docorbit_assets.defs.partitions import SOURCE_PARTITIONS
-from docorbit_assets.lib import slice as lib_slice
+from docorbit_assets.defs.resources import DocOrbitResource
+from docorbit_assets.defs.reuse import previous_snapshot, reuse_metadata
+from docorbit_assets.lib.refresh import slice_incremental
 
 __all__ = ["chunks"]
 
@@ -18,6 +20,8 @@ __all__ = ["chunks"]
     kinds={"parquet"},
     check_specs=[own_rows_spec("chunks")],
 )
-def chunks(context: dg.AssetExecutionContext, pages: pa.Table):
-    """Heading-section chunks of every page."""
-    yield from emit("chunks", lib_slice.slice_pages(pages), context.partition_key)
+def chunks(context: dg.AssetExecutionContext, docorbit: DocOrbitResource, pages: pa.Table):
+    """Heading-section chunks of every page (unchanged pages keep their latest snapshot's)."""
+    prev = previous_snapshot(docorbit, context.partition_key)
+    table, stats = slice_incremental(pages, prev)
+    yield from emit("chunks", table, context.partition_key, reuse_metadata(stats))

@@ -1,0 +1,178 @@
+"""Incremental refresh: reuse the rows of a source's latest snapshot for what did not change.
+
+The reference is the source's **latest frozen snapshot** (``Previous.load(home, cfg,
+project_root)``: the snapshot the ``snapshots`` staging row names, complete, and built from the
+same source configuration — its frozen ``sources`` row equals today's). Frozen tables are
+immutable, so the reference cannot be half-written by a killed run.
+
+- ``normalize_incremental(cfg, fetches, project_root, previous)``: a fetched document whose
+  fetch key (url, final url, ok, content type, error code, bytes, body SHA-256) equals the
+  reference's keeps the reference's page row (``fetched_at`` refreshed); only the others go
+  through ``normalize``. For local files the body hash is the change test (fetch reads the file
+  and hashes it); for web pages a 304 keeps the stored row, so its key is unchanged too.
+- ``slice_incremental(pages, previous)``: a page whose row (``fetched_at`` aside) equals the
+  reference's keeps its chunk rows in their stored order; only changed or new pages are sliced.
+- ``reuse_table(name, inputs, previous)``: for whole-table stages (extract, postings) — when
+  every input table equals the reference's (``fetched_at`` aside), the reference's ``name`` rows
+  are the output; ``None`` means "compute it".
+
+Rows reused this way are exactly what a cold run computes (the stages are deterministic per
+page), so the snapshot id comes out identical when nothing changed and only a changed page's
+rows differ when one page changed. Each function also returns counts (``reused``, ``computed``)
+that the assets report as metadata.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from docorbit_assets.lib import normalize as lib_normalize
+from docorbit_assets.lib import slice as lib_slice
+from docorbit_assets.lib import snapshot as lib_snapshot
+from docorbit_assets.lib.publish import latest_snapshot
+from docorbit_assets.lib.sources import source_table
+from docorbit_serve.home import Home
+from docorbit_serve.registry import SourceConfig
+from docorbit_serve.schemas import SCHEMAS
+
+__all__ = [
+    "Previous",
+    "fetch_key",
+    "normalize_incremental",
+    "reuse_table",
+    "same_rows",
+    "slice_incremental",
+]
+
+_KEY_FIELDS = ("url", "final_url", "ok", "content_type", "error_code", "bytes")
+
+
+@dataclass
+class Previous:
+    """The latest complete snapshot of one source, read table by table on demand."""
+
+    home: Home
+    source: str
+    snapshot: str
+    _cache: dict[str, pa.Table] = field(default_factory=dict)
+
+    @classmethod
+    def load(cls, home: Home, cfg: SourceConfig, project_root: Path) -> Previous | None:
+        """The reference snapshot, or ``None`` (no snapshot, or the configuration changed)."""
+        row = latest_snapshot(home, cfg.name)
+        if row is None:
+            return None
+        prev = cls(home, cfg.name, str(row["id"]))
+        try:
+            frozen = prev.table("sources")
+        except (OSError, pa.ArrowException):
+            return None
+        if not same_rows("sources", frozen, source_table(cfg, project_root)):
+            return None
+        return prev
+
+    def table(self, name: str) -> pa.Table:
+        """The frozen ``name`` table without its ``snapshot`` column."""
+        if name not in self._cache:
+            path = self.home.table_dir(name, self.source, self.snapshot) / lib_snapshot.PARQUET_FILE
+            table = pq.read_table(path)
+            if "snapshot" in table.column_names:
+                table = table.drop_columns(["snapshot"])
+            self._cache[name] = table
+        return self._cache[name]
+
+
+def _digest(name: str, table: pa.Table) -> bytes:
+    # The snapshot id's own per-table digest (conformed, fetched_at dropped).
+    return lib_snapshot._table_digest(lib_snapshot.conform(name, table))
+
+
+def same_rows(name: str, a: pa.Table, b: pa.Table) -> bool:
+    """Whether two ``name`` tables hold the same rows in the same order (``fetched_at`` aside)."""
+    return a.num_rows == b.num_rows and _digest(name, a) == _digest(name, b)
+
+
+def fetch_key(row: dict[str, Any]) -> tuple[Any, ...]:
+    """What a page's normalization depends on, from its ``fetches`` row."""
+    body = row.get("body") or b""
+    digest = row.get("content_hash") or (hashlib.sha256(body).hexdigest() if body else "")
+    return (*(row.get(k) for k in _KEY_FIELDS), digest)
+
+
+def _page_url(row: dict[str, Any]) -> str:
+    return str(row.get("final_url") or row.get("url") or "")
+
+
+def normalize_incremental(
+    cfg: SourceConfig, fetches: pa.Table, project_root: Path, previous: Previous | None
+) -> tuple[pa.Table, dict[str, int]]:
+    """``normalize`` that keeps the reference's page rows of unchanged documents."""
+    if previous is None:
+        pages = lib_normalize.normalize(cfg, fetches, project_root)
+        return pages, {"reused": 0, "computed": pages.num_rows}
+    old_keys = {r["url"]: fetch_key(r) for r in previous.table("fetches").to_pylist()}
+    old_pages: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for page in previous.table("pages").to_pylist():
+        old_pages[page["url"]].append(page)
+    kept: list[dict[str, Any]] = []
+    todo: list[int] = []
+    for i, row in enumerate(fetches.to_pylist()):
+        reusable = row.get("ok") and old_keys.get(row["url"]) == fetch_key(row)
+        if reusable and old_pages.get(_page_url(row)):
+            stamp = row.get("fetched_at") or ""
+            kept.extend({**p, "fetched_at": stamp} for p in old_pages[_page_url(row)])
+        elif row.get("ok"):
+            todo.append(i)
+    subset = fetches.take(pa.array(todo, type=pa.int64()))
+    fresh = lib_normalize.normalize(cfg, subset, project_root).to_pylist()
+    rows = sorted(kept + fresh, key=lambda r: (r["path"], r["url"]))
+    stats = {"reused": len(kept), "computed": len(fresh)}
+    return pa.Table.from_pylist(rows, schema=SCHEMAS["pages"]), stats
+
+
+def slice_incremental(
+    pages: pa.Table, previous: Previous | None
+) -> tuple[pa.Table, dict[str, int]]:
+    """``slice_pages`` that keeps the reference's chunks of unchanged pages (same order)."""
+    if previous is None:
+        return lib_slice.slice_pages(pages), {"reused": 0, "computed": pages.num_rows}
+    old_pages = {p["id"]: p for p in previous.table("pages").to_pylist()}
+    old_chunks: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for chunk in previous.table("chunks").to_pylist():
+        old_chunks[chunk["page_id"]].append(chunk)
+    rows: list[dict[str, Any]] = []
+    stats = {"reused": 0, "computed": 0}
+    for page in sorted(pages.to_pylist(), key=lambda p: (p["path"], p["url"])):
+        before = old_pages.get(page["id"])
+        if before is not None and _without_time(before) == _without_time(page):
+            rows.extend({**c, "fetched_at": page["fetched_at"]} for c in old_chunks[page["id"]])
+            stats["reused"] += 1
+        else:
+            rows.extend(lib_slice.slice_markdown(page))
+            stats["computed"] += 1
+    return pa.Table.from_pylist(rows, schema=SCHEMAS["chunks"]), stats
+
+
+def _without_time(row: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in row.items() if k != "fetched_at"}
+
+
+def reuse_table(
+    name: str, inputs: dict[str, pa.Table], previous: Previous | None
+) -> pa.Table | None:
+    """The reference's ``name`` rows when every input equals the reference's; else ``None``."""
+    if previous is None:
+        return None
+    try:
+        if all(same_rows(t, table, previous.table(t)) for t, table in inputs.items()):
+            return lib_snapshot.conform(name, previous.table(name))
+    except (OSError, pa.ArrowException):
+        return None
+    return None

@@ -1,0 +1,102 @@
+"""Incremental refresh through the real pipeline (Dagster in-process, loopback HTTP)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+
+from docorbit_assets.ingest import run_ingest
+from docorbit_serve.home import Home
+from docorbit_serve.registry import Registry, SourceConfig, save_registry
+from tests.support.http import FAST_LIMITS, Route, allowance, serve_routes
+from tests.support.paths import FIXTURE_SITE
+
+pytestmark = pytest.mark.slow
+MD = "text/markdown; charset=utf-8"
+
+
+def _frozen(home: Home, table: str, source: str, snapshot: str) -> dict[str, dict]:
+    rows = pq.read_table(home.table_dir(table, source, snapshot) / "part-0.parquet").to_pylist()
+    return {
+        r["id"]: {k: v for k, v in r.items() if k not in ("fetched_at", "snapshot")} for r in rows
+    }
+
+
+def test_local_refresh_reuses_everything_unchanged_and_reprocesses_only_a_changed_page(
+    tmp_path: Path,
+) -> None:
+    shutil.copytree(FIXTURE_SITE / "docs", tmp_path / "docs")
+    home = Home(tmp_path / ".docorbit", tmp_path)
+    cfg = SourceConfig(name="site", kind="local", location="docs", library="orbitkit")
+    save_registry(Registry(home.config_path, [cfg]))
+    cold = run_ingest(home)
+    published = home.published_path.read_bytes()
+    same = run_ingest(home, refresh=True)
+    assert same["ok"], same
+    assert same["sources"]["site"]["snapshot"] == cold["sources"]["site"]["snapshot"]
+    assert same["publish_id"] == cold["publish_id"]
+    assert home.published_path.read_bytes() == published  # publishing was a no-op
+    page = tmp_path / "docs" / "install.md"
+    page.write_text(page.read_text(encoding="utf-8") + "\n## Offline\n\nA new section.\n")
+    changed = run_ingest(home, refresh=True)
+    old, new = cold["sources"]["site"]["snapshot"], changed["sources"]["site"]["snapshot"]
+    assert changed["ok"] and new != old
+    for table in ("pages", "chunks"):
+        before, after = _frozen(home, table, "site", old), _frozen(home, table, "site", new)
+        differing = {i for i in before.keys() | after.keys() if before.get(i) != after.get(i)}
+        paths = {(before.get(i) or after[i])["path"] for i in differing}
+        assert differing and paths == {"install.md"}, (table, paths)
+
+
+def _site(pages: dict[str, bytes], bodies_sent: list[str]):
+    def answer(path: str, headers: dict[str, str]) -> Route:
+        body = pages.get(path)
+        if body is None:
+            return Route(status=404)
+        etag = '"' + hashlib.sha256(body).hexdigest()[:16] + '"'
+        if headers.get("if-none-match") == etag:
+            return Route(status=304, headers={"ETag": etag})
+        bodies_sent.append(path)
+        ctype = MD if path.endswith(".md") else "text/plain; charset=utf-8"
+        return Route(body=body, content_type=ctype, headers={"ETag": etag})
+
+    return {p: answer for p in pages}
+
+
+def test_web_refresh_answered_304_transfers_no_body_and_a_new_etag_makes_a_new_snapshot(
+    tmp_path: Path,
+) -> None:
+    pages = {"/llms.txt": (FIXTURE_SITE / "llms.txt").read_bytes()}
+    for f in sorted((FIXTURE_SITE / "docs").glob("*.md")):
+        pages[f"/docs/{f.name}"] = f.read_bytes()
+    sent: list[str] = []
+    home = Home(tmp_path / ".docorbit", tmp_path)
+    with serve_routes(_site(pages, sent)) as base:
+        cfg = SourceConfig(
+            name="orbit",
+            kind="llms_txt",
+            location=base + "llms.txt",
+            library="orbitkit",
+            allow_hosts=(allowance(base),),
+            limits=FAST_LIMITS,
+        )
+        save_registry(Registry(home.config_path, [cfg]))
+        cold = run_ingest(home)
+        assert cold["ok"], json.dumps(cold)[:2000]
+        assert "/docs/install.md" in sent
+        sent.clear()
+        same = run_ingest(home, refresh=True)
+        assert same["ok"] and sent == []  # every request answered 304: no body transferred
+        assert same["sources"]["orbit"]["snapshot"] == cold["sources"]["orbit"]["snapshot"]
+        assert same["publish_id"] == cold["publish_id"]
+        pages["/docs/api.md"] += b"\n## RetryBudget\n\nA new class.\n"
+        changed = run_ingest(home, refresh=True)
+    assert sent == ["/docs/api.md"]
+    assert changed["ok"]
+    assert changed["sources"]["orbit"]["snapshot"] != cold["sources"]["orbit"]["snapshot"]
+    assert changed["publish_id"] != cold["publish_id"]
