@@ -1,0 +1,82 @@
+"""Exports (docorbit export / MCP export_agent_context) over a corpus published by the real
+pipeline from fixtures/dashboard, whose project pins fastapi 0.116.1 and pydantic 2.12.5."""
+
+from __future__ import annotations
+
+import json
+
+import anyio
+import pytest
+from click.testing import CliRunner
+from mcp import Client
+
+from docorbit_serve.models.web import EXPORT_FORMATS
+from docorbit_serve.tokens import count_tokens
+from tests.support.dashboard import dashboard_home
+
+
+@pytest.fixture(scope="module")
+def home(tmp_path_factory):
+    return dashboard_home(tmp_path_factory)
+
+
+def _export(home, *args):
+    from docorbit_serve.cli import cli
+
+    r = CliRunner().invoke(cli, ["--home", str(home.path), "export", *args])
+    assert r.exit_code == 0, (r.stdout, r.stderr)
+    return r
+
+
+def test_agents_md_for_a_fastapi_pydantic_workspace_names_pins_and_links_served_docs(
+    home, tmp_path
+):
+    out = tmp_path / "AGENTS.md"
+    _export(home, "agents-md", "--out", str(out), "--workspace", str(home.project_root))
+    text = out.read_text(encoding="utf-8")
+    assert "| fastapi | ==0.116.1 |" in text or "0.116.1" in text.split("## Where")[0]
+    assert "2.12.5" in text.split("## Where")[0]
+    assert "requirements.txt" in text
+    assert "http://127.0.0.1:8765/api/v1/search?library=fastapi" in text
+    assert "docorbit://pages/p_" in text
+    assert "[BEGIN UNTRUSTED DOC" in text  # pitfalls quoted as untrusted data
+
+
+@pytest.mark.parametrize("fmt", EXPORT_FORMATS)
+def test_exports_are_byte_identical_on_rerun_and_within_budget(home, tmp_path, fmt):
+    a, b = tmp_path / "a", tmp_path / "b"
+    for path in (a, b):
+        _export(
+            home, fmt, "--out", str(path), "--budget", "600", "--workspace", str(home.project_root)
+        )
+    assert a.read_bytes() == b.read_bytes()
+    assert count_tokens(a.read_text(encoding="utf-8")) <= 600
+
+
+def test_a_small_budget_drops_blocks_and_says_so(home):
+    r = _export(home, "agents-md", "--json", "--budget", "300")
+    data = json.loads(r.stdout)
+    assert data["tokens"] <= 300 and data["truncated"] is True
+    assert "## Libraries and pinned versions" in data["text"]
+
+
+def test_export_agent_context_answers_through_the_sdk_client_with_the_cli_text(home):
+    from docorbit_serve.mcp_server import TOOL_NAMES, build_server
+
+    cli_text = _export(home, "llms-txt", "--budget", "2000").stdout
+    seen: dict = {}
+
+    async def main() -> None:
+        with anyio.fail_after(120):
+            async with Client(build_server(home)) as client:
+                seen["tools"] = [t.name for t in (await client.list_tools()).tools]
+                res = await client.call_tool(
+                    "export_agent_context", {"format": "llms-txt", "budget": 2000}
+                )
+                seen["data"] = res.structured_content
+
+    anyio.run(main)
+    assert "export_agent_context" in seen["tools"]
+    assert seen["tools"] == list(TOOL_NAMES)  # every tool named in TOOL_NAMES is served
+    assert seen["data"]["format"] == "llms-txt"
+    assert seen["data"]["text"].rstrip("\n") == cli_text.rstrip("\n")
