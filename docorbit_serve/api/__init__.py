@@ -13,5 +13,7 @@ version stamping), ``endpoints``, ``knowledge`` (examples, pitfalls), ``recipe``
 """
 
 from docorbit_serve.api.endpoints import find_api
+from docorbit_serve.api.knowledge import find_example, find_pitfall
+from docorbit_serve.api.recipe import find_recipe
 
-__all__ = ["find_api"]
+__all__ = ["find_api", "find_example", "find_pitfall", "find_recipe"]

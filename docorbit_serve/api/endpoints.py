@@ -59,6 +59,8 @@ __all__ = [
     "operation_action",
     "parse_endpoint_query",
     "query_action",
+    "rank_endpoints",
+    "scope_rows",
     "to_contract",
 ]
 
@@ -313,6 +315,13 @@ def _scope(catalog: Any, cursor: Any, library: str | None, version: str | None) 
 
     idx = cached(key, build)
     return idx, idx.rows  # type: ignore[attr-defined]
+
+
+def scope_rows(
+    catalog: Any, cursor: Any, library: str | None, version: str | None
+) -> list[dict[str, Any]]:
+    """Every endpoint row of the scope (cached with its ranking index)."""
+    return list(_scope(catalog, cursor, library, version)[1])
 
 
 # --------------------------------------------------------------------------- contract

@@ -19,7 +19,7 @@ from typing import Any
 from docorbit_serve.errors import NotFound, UnknownLibrary
 from docorbit_serve.search.sqlfiles import sql
 
-__all__ = ["check_scope", "stamp"]
+__all__ = ["check_scope", "stamp", "workspace_pins"]
 
 
 def check_scope(cursor: Any, library: str | None, version: str | None) -> None:
@@ -73,3 +73,13 @@ def stamp(
         {lib: pins[lib].to_dict() for lib in libs},
         [notice(pins[lib]) for lib in libs],
     )
+
+
+def workspace_pins(catalog: Any, root: Any) -> dict[str, Any]:
+    """The pins of the workspace at ``root`` for the published libraries; {} without one (the
+    workspace scanners are then never imported)."""
+    if root is None:
+        return {}
+    from docorbit_serve.versioned import workspace_pins as pins_of
+
+    return dict(pins_of(root, catalog.manifest()))

@@ -23,6 +23,7 @@ __all__ = [
     "ApiProvenance",
     "ApiResponse",
     "ApiResult",
+    "RecipeEvidence",
     "EndpointContract",
     "ExampleItem",
     "ExampleResult",
