@@ -53,7 +53,9 @@ def search_index(docorbit: DocOrbitResource) -> dg.Output[dict]:
     }
     if registry.hybrid:
         t0 = time.perf_counter()
-        manifest["vectors"] = lib_vectors.build_vectors(home, manifest, path)
+        manifest["vectors"] = lib_vectors.build_vectors(
+            home, manifest, path, progress=lib_vectors.stderr_progress
+        )
         metadata["vector_rows"] = manifest["vectors"]["rows"]
         metadata["vectors_seconds"] = round(time.perf_counter() - t0, 2)
     return dg.Output(manifest, metadata=metadata)

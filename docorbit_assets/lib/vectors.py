@@ -15,12 +15,17 @@ Contract:
     or complete; a failure raises ``IngestError`` (code ``ingest_failed``) and leaves no file.
   - Cost: ~15-40 ms per chunk on 2 cores (the model runs on the first ``dense.MAX_TOKENS``
     tokens), so the stage is off unless ``[settings] hybrid = true``.
+  - Progress: ``progress(done, total)`` (when given) is called once before embedding, after
+    every ``PROGRESS_EVERY`` chunks and at the end, counting only the chunks that need
+    embedding (cached snapshots cost nothing); ``stderr_progress`` prints those calls as one
+    line each on stderr (the ingest's embedding phase took a minute of silence before).
 """
 
 from __future__ import annotations
 
 import io
 import re
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -34,7 +39,10 @@ from docorbit_serve.home import Home, atomic_write_bytes
 from docorbit_serve.search import dense
 from docorbit_serve.search.sqlfiles import sql
 
-__all__ = ["build_vectors", "vectors_path"]
+__all__ = ["PROGRESS_EVERY", "build_vectors", "stderr_progress", "vectors_path"]
+
+PROGRESS_EVERY = 256
+Progress = Callable[[int, int], None]
 
 _TAG = re.sub(r"[^A-Za-z0-9_.-]+", "_", dense.MODEL_ID)
 
@@ -64,19 +72,50 @@ def _cached(path: Path, ids: list[str]) -> np.ndarray | None:
     return np.asarray(vecs, dtype=np.float32)
 
 
-def _snapshot_vectors(home: Home, snapshot: str, rows: list[tuple[Any, ...]]) -> np.ndarray:
+def stderr_progress(done: int, total: int) -> None:
+    """One progress line on stderr (stdout carries the CLI's data)."""
+    pct = 100 * done // total if total else 100
+    print(f"embedding chunks for hybrid search: {done:,}/{total:,} ({pct}%)", file=sys.stderr)
+    sys.stderr.flush()
+
+
+class _Counter:
+    def __init__(self, total: int, progress: Progress | None) -> None:
+        self.done, self.total, self.progress = 0, total, progress
+        if progress is not None:
+            progress(0, total)
+
+    def add(self, n: int) -> None:
+        before, self.done = self.done, self.done + n
+        crossed = before // PROGRESS_EVERY != self.done // PROGRESS_EVERY
+        if self.progress is not None and (crossed or self.done == self.total):
+            self.progress(self.done, self.total)
+
+
+def _embed(rows: list[tuple[Any, ...]], counter: _Counter) -> np.ndarray:
+    texts = [dense.chunk_text(r[3] or "", r[4], r[5] or "", r[6] or "") for r in rows]
+    parts = []
+    for start in range(0, len(texts), PROGRESS_EVERY):
+        parts.append(dense.embed(texts[start : start + PROGRESS_EVERY]))
+        counter.add(len(parts[-1]))
+    return np.concatenate(parts) if parts else np.zeros((0, dense.DIM), dtype=np.float32)
+
+
+def _snapshot_vectors(
+    home: Home, snapshot: str, rows: list[tuple[Any, ...]], counter: _Counter
+) -> np.ndarray:
     ids = [r[1] for r in rows]
     cache = _cache_path(home, snapshot)
     vecs = _cached(cache, ids)
     if vecs is None:
-        vecs = dense.embed(
-            [dense.chunk_text(r[3] or "", r[4], r[5] or "", r[6] or "") for r in rows]
-        )
+        vecs = _embed(rows, counter)
         _write_atomic(cache, lambda fh: np.savez(fh, ids=np.array(ids, dtype=str), vectors=vecs))
     return vecs
 
 
-def build_vectors(home: Home, manifest: dict[str, Any], index_path: Path) -> dict[str, Any]:
+def build_vectors(
+    home: Home, manifest: dict[str, Any], index_path: Path, progress: Progress | None = None
+) -> dict[str, Any]:
     """Write the publication's vectors file from the snapshot caches; see the module docstring."""
     out = vectors_path(home, manifest["publish_id"])
     try:
@@ -94,9 +133,15 @@ def build_vectors(home: Home, manifest: dict[str, Any], index_path: Path) -> dic
     by_snapshot: dict[str, list[tuple[Any, ...]]] = {}
     for r in rows:
         by_snapshot.setdefault(r[2], []).append(r)
+    todo = sum(
+        len(part)
+        for snapshot, part in by_snapshot.items()
+        if _cached(_cache_path(home, snapshot), [r[1] for r in part]) is None
+    )
+    counter = _Counter(todo, progress if todo else None)
     try:
         for snapshot, part in sorted(by_snapshot.items()):
-            matrix[[r[0] - 1 for r in part]] = _snapshot_vectors(home, snapshot, part)
+            matrix[[r[0] - 1 for r in part]] = _snapshot_vectors(home, snapshot, part, counter)
     except SearchError as e:
         raise IngestError(f"cannot embed chunks for hybrid search: {e}", detail=e.detail) from e
     _write_atomic(out, lambda fh: np.save(fh, matrix, allow_pickle=False))

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, computed_field
 
 __all__ = [
     "ContextItem",
@@ -94,6 +94,12 @@ class SearchPage(BaseModel):
     versions: dict[str, dict[str, Any]] = {}
     notices: list[str] = []
     workspace: str | None = None
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def ranking(self) -> Literal["hybrid", "lexical"]:
+        """Which ranking answered: lexical fused with dense (``hybrid``) or ``lexical`` alone."""
+        return "hybrid" if self.hybrid else "lexical"
 
 
 class Neighbour(BaseModel):

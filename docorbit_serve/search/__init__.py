@@ -28,7 +28,10 @@ Contract::
   ``hybrid`` is not ``False``, the re-ranked lexical ranking is fused with a dense ranking
   (``hybrid.fuse``; scores are then fused RRF scores) and ``SearchResult.hybrid`` is set.
   ``hybrid=True`` on a publication without vectors raises ``SearchError`` with code
-  ``hybrid_unavailable``; ``hybrid=False`` always searches lexically.
+  ``hybrid_unavailable``; ``hybrid=False`` always searches lexically. Every hit says what
+  found it (``matched_by``: ``lexical``, ``dense`` or ``both``; dense-only hits below
+  ``hybrid.DENSE_FLOOR`` are dropped) and ``to_json()`` says which ranking answered
+  (``ranking``: ``hybrid`` or ``lexical``).
 """
 
 from __future__ import annotations
@@ -75,11 +78,17 @@ class SearchResult:
     elapsed_ms: float
     hybrid: bool = False
 
+    @property
+    def ranking(self) -> str:
+        """Which ranking answered: ``"hybrid"`` (lexical fused with dense) or ``"lexical"``."""
+        return "hybrid" if self.hybrid else "lexical"
+
     def to_json(self) -> dict[str, Any]:
         return {
             "query": self.query,
             "backend": self.backend,
             "hybrid": self.hybrid,
+            "ranking": self.ranking,
             "truncated": self.truncated,
             "elapsed_ms": self.elapsed_ms,
             "hits": [h.model_dump(mode="json") for h in self.hits],
@@ -150,6 +159,7 @@ def _hit(row: dict[str, Any]) -> Hit:
         snapshot=row["snapshot"],
         untrusted=True,
         content=row["text"],
+        matched_by=row.get("matched_by") or "lexical",
         security_annotations=list(row["security_annotations"] or []),
     )
 
@@ -255,7 +265,11 @@ def search(
     finally:
         cur.close()
     truncated = cut and (more or len(ranked) > window_end)
-    hits = [_hit({**rows[c["cid"]], "score": c["score"]}) for c in window if c["cid"] in rows]
+    hits = [
+        _hit({**rows[c["cid"]], "score": c["score"], "matched_by": c.get("matched_by")})
+        for c in window
+        if c["cid"] in rows
+    ]
     return SearchResult(
         query=query,
         hits=hits,

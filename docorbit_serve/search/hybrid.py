@@ -8,6 +8,14 @@ depth) are fused by reciprocal rank fusion with ``cfg.rrf_k``. Rows keep their l
 (dense-only chunks get theirs from ``search_docs``); ``score`` becomes the fused score. The
 caller groups the result per section again. No weight is fitted: RRF with equal weights and
 k = 60 is the published default (Cormack, Clarke, Buettcher 2009).
+
+Each fused row says what found it: ``matched_by`` is ``"lexical"`` (only the lexical ranking),
+``"dense"`` (only the dense ranking) or ``"both"``. A dense-only chunk whose cosine similarity to
+the query is below ``DENSE_FLOOR`` is dropped: the dense ranking always returns its top k, so
+without a floor a query with nothing to match (``?!?``, a word in no document) came back as ten
+confident hybrid hits. The floor sits above what noise queries reach on the kit (punctuation,
+unknown words, other scripts, stop words: top similarity 0.09-0.22 over the httpx docs) and
+below the top hit of every dev question about those docs (0.49-0.80); ``docs/retrieval.md``.
 """
 
 from __future__ import annotations
@@ -21,7 +29,10 @@ from docorbit_serve.search import dense
 from docorbit_serve.search.scoring import SCORING, ScoringConfig
 from docorbit_serve.search.sqlfiles import sql
 
-__all__ = ["fuse"]
+__all__ = ["DENSE_FLOOR", "MATCHED_BY", "fuse"]
+
+DENSE_FLOOR = 0.30
+MATCHED_BY = ("lexical", "dense", "both")
 
 
 def _allowed(
@@ -49,12 +60,20 @@ def fuse(
     res = cur.execute(sql("search_dense_rows"), {"cids": [cid for cid, _ in near]})
     names = [d[0] for d in res.description]
     by_cid = {r[0]: dict(zip(names, r, strict=True)) for r in res.fetchall()}
-    rows = {c["chunk_id"]: c for c in ranked[:depth]}
+    lexical = {c["chunk_id"]: c for c in ranked[:depth]}
+    rows = {cid: {**c, "matched_by": "lexical"} for cid, c in lexical.items()}
     dense_ids = []
-    for cid, _ in near:
+    for cid, sim in near:
         row = by_cid.get(cid)
-        if row is not None:
-            rows.setdefault(row["chunk_id"], row)
-            dense_ids.append(row["chunk_id"])
-    fused = dense.rrf([[c["chunk_id"] for c in ranked[:depth]], dense_ids], cfg.rrf_k)
+        if row is None:
+            continue
+        chunk_id = row["chunk_id"]
+        if chunk_id in rows:
+            rows[chunk_id]["matched_by"] = "both"
+        elif sim >= DENSE_FLOOR:
+            rows[chunk_id] = {**row, "matched_by": "dense"}
+        else:
+            continue  # dense-only and below the floor: not evidence of a match
+        dense_ids.append(chunk_id)
+    fused = dense.rrf([list(lexical), dense_ids], cfg.rrf_k)
     return [{**rows[str(chunk_id)], "score": score} for chunk_id, score in fused]

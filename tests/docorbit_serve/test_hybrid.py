@@ -278,3 +278,110 @@ def test_mcp_server_that_ends_at_once_does_not_abort_while_the_model_loads(hybri
     )
     assert proc.returncode == 0, proc.stderr
     assert "terminate called" not in proc.stderr
+
+
+# --- results that do not mislead (issue 13 item 4) -------------------------------------------
+
+# Kinds of query with nothing to match in any document.
+NOTHING_TO_MATCH = [
+    "?!?",
+    "()[]{} <> ;;",
+    "...",
+    "таймаут",
+    "日本語の説明",
+    "zzqx wvvk",
+    "the of and",
+]
+
+
+@pytest.mark.parametrize("text", NOTHING_TO_MATCH)
+def test_a_query_with_nothing_to_match_gets_no_dense_only_hits(hybrid_home, text):
+    from docorbit_serve.errors import UsageError
+
+    cat = Catalog(hybrid_home)
+    try:
+        res = search(cat, text, limit=10)
+    except UsageError:  # a query with no searchable words at all may be refused
+        return
+    finally:
+        cat.close()
+    assert res.hybrid and res.to_json()["ranking"] == "hybrid"
+    # The dense ranking always has a top ten; below the floor it is not evidence of a match.
+    assert [h.matched_by for h in res.hits if h.matched_by == "dense"] == []
+
+
+def test_every_hybrid_hit_says_what_found_it_and_dense_ones_clear_the_floor(hybrid_home):
+    from docorbit_serve.search.hybrid import DENSE_FLOOR, MATCHED_BY
+
+    q = "how long does the client wait before giving up on a slow server"
+    cat = Catalog(hybrid_home)
+    try:
+        fused = search(cat, q, limit=20)
+        plain = search(cat, q, limit=20, hybrid=False)
+        _cur, vectors = cat.search_view()
+        _cur.close()
+    finally:
+        cat.close()
+    assert fused.hits and {h.matched_by for h in fused.hits} <= set(MATCHED_BY)
+    assert {h.matched_by for h in plain.hits} == {"lexical"}
+    assert plain.to_json()["ranking"] == "lexical"
+    qvec = dense.embed([q])[0]
+    sims = dict(vectors.top(qvec, len(vectors)))
+    lexical_ids = {h.chunk_id for h in plain.hits}
+    for h in fused.hits:
+        if h.matched_by == "dense":
+            assert h.chunk_id not in lexical_ids
+    # Every dense-only hit is at least DENSE_FLOOR similar to the query.
+    manifest = json.loads(hybrid_home.published_path.read_text())
+    import duckdb
+
+    con = duckdb.connect(str(hybrid_home.path / manifest["index"]), read_only=True)
+    try:
+        cid_of = dict(con.execute("SELECT chunk_id, cid FROM search_docs").fetchall())
+    finally:
+        con.close()
+    for h in fused.hits:
+        if h.matched_by == "dense":
+            assert sims[cid_of[h.chunk_id]] >= DENSE_FLOOR
+
+
+def test_cli_json_says_which_ranking_answered_and_what_matched(hybrid_home):
+    res = CliRunner().invoke(
+        cli, ["--home", str(hybrid_home.path), "search", "stream a response body", "--json"]
+    )
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    assert data["ranking"] == "hybrid" and data["hybrid"] is True
+    assert data["hits"] and all(
+        h["matched_by"] in ("lexical", "dense", "both") for h in data["hits"]
+    )
+
+
+def test_embedding_reports_progress_and_a_cached_snapshot_costs_nothing(tmp_path, monkeypatch):
+    from docorbit_assets.lib import vectors as lib_vectors
+    from tests.docorbit_serve.test_search_corpus import publish_corpus
+
+    home = publish_corpus(tmp_path)
+    manifest = json.loads(home.published_path.read_text())
+    monkeypatch.setattr(lib_vectors, "PROGRESS_EVERY", 2)
+    calls: list[tuple[int, int]] = []
+    entry = build_vectors(
+        home, manifest, home.path / manifest["index"], progress=lambda *a: calls.append(a)
+    )
+    n = entry["rows"]
+    assert calls[0] == (0, n) and calls[-1] == (n, n)
+    assert [d for d, _ in calls] == sorted(d for d, _ in calls)  # monotonic
+    assert len(calls) >= 1 + n // 2  # one line per PROGRESS_EVERY chunks
+    again: list[tuple[int, int]] = []
+    build_vectors(
+        home, manifest, home.path / manifest["index"], progress=lambda *a: again.append(a)
+    )
+    assert again == []  # every snapshot cached: nothing to embed, nothing to report
+
+
+def test_stderr_progress_prints_one_line_on_stderr(capsys):
+    from docorbit_assets.lib.vectors import stderr_progress
+
+    stderr_progress(256, 1024)
+    out = capsys.readouterr()
+    assert out.out == "" and out.err == "embedding chunks for hybrid search: 256/1,024 (25%)\n"
