@@ -25,6 +25,7 @@ import dagster as dg
 
 from docorbit_assets.defs import ALL_ASSETS, ALL_CHECKS, SENSORS
 from docorbit_assets.defs.freshness import freshness_checks
+from docorbit_assets.defs.io_manager import build_resources
 from docorbit_assets.defs.jobs import (
     PUBLISH_JOB,
     REFRESH_ALL,
@@ -32,7 +33,6 @@ from docorbit_assets.defs.jobs import (
     ingest_job,
     job_names,
 )
-from docorbit_assets.defs.resources import build_resources
 from docorbit_assets.defs.schedules import publish_sensor, source_schedules
 from docorbit_serve.errors import DocOrbitError
 from docorbit_serve.home import Home, resolve_home
