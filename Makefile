@@ -9,7 +9,7 @@ export UV_PYTHON_DOWNLOADS := never
 export UV_PYTHON_PREFERENCE := only-system
 export DAGSTER_DISABLE_TELEMETRY := 1
 
-.PHONY: install demo test lint bench clean
+.PHONY: install demo test test-quick lint bench clean
 
 $(UV):
 	$(PY) -m venv $(TOOLS)
@@ -25,10 +25,15 @@ demo: install
 test: install
 	$(VENV)/bin/python -m pytest -q
 
+# Everything but the tests marked slow (real ingests, subprocess servers): under two minutes.
+test-quick: install
+	$(VENV)/bin/python -m pytest -q -m "not slow"
+
 lint: install
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy docorbit_assets docorbit_serve
+	$(VENV)/bin/lint-imports
 
 bench: install
 	$(VENV)/bin/python benchmarks/run_all.py

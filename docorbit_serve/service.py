@@ -58,8 +58,11 @@ __all__ = [
     "ingest_document",
     "is_url",
     "list_sources",
+    "local_files",
     "read_doc",
     "register_source",
+    "refuse_other_scheme",
+    "resolve_location",
     "resolve_package",
     "run_ingest",
     "search_docs",
@@ -266,6 +269,18 @@ def check_policy(url: str, allow_hosts: Sequence[str]) -> None:
     check_url(url, NetPolicy(allow_hosts=tuple(allow_hosts)))
 
 
+def refuse_other_scheme(text: str) -> None:
+    """A ``scheme:`` that is not http(s) and not an existing path (``ws:``, ``view-source:``,
+    ``file:``, ``javascript:``) is refused like any other URL: ``BlockedURL`` (``blocked_url``,
+    exit 5, ``detail.reason == "scheme"``), the fetch policy's own refusal."""
+    if _SCHEME.match(text) and not is_url(text) and not Path(text).expanduser().exists():
+        check_policy(text, ())
+        raise BlockedURL(  # pragma: no cover - the policy refuses every other scheme
+            f"refused {text!r}: only http(s) URLs or local paths can be sources",
+            detail={"reason": "scheme", "url": text},
+        )
+
+
 def resolve_location(
     location: str, kind: str | None, project_root: Path, allow_hosts: Sequence[str]
 ) -> tuple[str, str]:
@@ -279,11 +294,7 @@ def resolve_location(
             )
         check_policy(location, allow_hosts)  # before anything is written
         return kind, location
-    if _SCHEME.match(location) and not Path(location).exists():
-        raise BlockedURL(
-            f"refused {location!r}: only http(s) URLs or local paths can be sources",
-            detail={"reason": "scheme", "url": location},
-        )
+    refuse_other_scheme(location)
     p = Path(location).expanduser().resolve()
     if not p.exists():
         raise InputError(
@@ -318,7 +329,7 @@ def register_source(
     """Add a source to ``docorbit.toml``; returns (source, added). With ``reuse`` an identical
     source of that name is kept (added False); otherwise a taken name is a ``UsageError``."""
     if not library.strip():
-        raise InputError("library is empty: name the library these docs describe, e.g. httpx")
+        raise UsageError("a source needs a library name (--library)", detail={"name": name})
     name = name or (f"{library}-{version}" if version else library)
     if not _NAME.match(name):
         raise InputError(
@@ -402,6 +413,13 @@ def discover_candidates(target: str, kind: str, allow_hosts: Sequence[str]) -> d
         "purposes": purpose_ranking(table),
         "candidates": candidates,
     }
+
+
+def local_files(folder: Path) -> list[str]:
+    """The files the local reader would take from ``folder`` (relative POSIX paths)."""
+    from docorbit_assets.lib.discover import local_markdown_files  # light: no Dagster
+
+    return list(local_markdown_files(folder))
 
 
 def run_ingest(

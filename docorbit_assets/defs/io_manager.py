@@ -22,9 +22,9 @@ import pyarrow as pa
 from docorbit_assets.defs.resources import DocOrbitResource
 from docorbit_assets.lib.snapshot import read_parquet, write_parquet
 from docorbit_serve.errors import IngestError
-from docorbit_serve.home import atomic_write_json
+from docorbit_serve.home import Home, atomic_write_json
 
-__all__ = ["StagingIOManager"]
+__all__ = ["StagingIOManager", "build_resources"]
 
 
 class StagingIOManager(dg.ConfigurableIOManager):
@@ -73,3 +73,14 @@ class StagingIOManager(dg.ConfigurableIOManager):
                 "materialize it first",
                 detail={"asset": asset, "partition": partition, "path": str(path)},
             ) from e
+
+
+def build_resources(home: Home | None = None) -> dict[str, Any]:
+    """The resource dict of the one ``Definitions`` object (``home`` None: resolved at run time)
+    and of in-process runs (``home`` given)."""
+    docorbit = (
+        DocOrbitResource(home=str(home.path), project_root=str(home.project_root))
+        if home is not None
+        else DocOrbitResource()
+    )
+    return {"docorbit": docorbit, "io_manager": StagingIOManager(docorbit=docorbit)}

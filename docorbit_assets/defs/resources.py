@@ -8,15 +8,14 @@ import time, so ``dagster dev`` started anywhere picks the right project:
    folder: home = ``<project>/.docorbit``), then the nearest project root above the working
    directory, then ``~/.docorbit`` (``docorbit_serve.home.resolve_home``).
 
-``build_resources(home)`` returns the resource dict of the one ``Definitions`` object (``home``
-None: resolved at run time) and of in-process runs (``home`` given).
+``io_manager.build_resources(home)`` builds the resource dict from it (resources never import
+the IO manager, so the two modules do not import each other).
 """
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
 
 import dagster as dg
 from pydantic import Field
@@ -24,7 +23,7 @@ from pydantic import Field
 from docorbit_serve.home import Home, resolve_home
 from docorbit_serve.registry import Registry, SourceConfig, load_registry
 
-__all__ = ["DocOrbitResource", "build_resources"]
+__all__ = ["DocOrbitResource"]
 
 
 class DocOrbitResource(dg.ConfigurableResource):
@@ -57,14 +56,3 @@ class DocOrbitResource(dg.ConfigurableResource):
     def source(self, name: str) -> SourceConfig:
         """The configured source behind partition ``name`` (``SourceNotFound`` when removed)."""
         return self.registry().get(name)
-
-
-def build_resources(home: Home | None = None) -> dict[str, Any]:
-    from docorbit_assets.defs.io_manager import StagingIOManager
-
-    docorbit = (
-        DocOrbitResource(home=str(home.path), project_root=str(home.project_root))
-        if home is not None
-        else DocOrbitResource()
-    )
-    return {"docorbit": docorbit, "io_manager": StagingIOManager(docorbit=docorbit)}

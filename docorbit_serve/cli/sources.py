@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
 
 import click
 
+from docorbit_serve import service
 from docorbit_serve.cli._common import (
     _emit,
     _info,
@@ -29,7 +29,7 @@ from docorbit_serve.errors import (
     UsageError,
 )
 from docorbit_serve.home import Home
-from docorbit_serve.registry import KINDS, Registry, SourceConfig, load_registry, save_registry
+from docorbit_serve.registry import KINDS, Registry, load_registry, save_registry
 from docorbit_serve.settings import LIMITS
 
 __all__: list[str] = []
@@ -84,43 +84,7 @@ def init(state: _State, hybrid: bool | None) -> None:
     _emit(state, data, text)
 
 
-def _is_url(s: str) -> bool:
-    return s.lower().startswith(("http://", "https://"))  # URL schemes are case-insensitive
-
-
-_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
-
-
-def _refuse_other_scheme(text: str) -> None:
-    """A ``scheme:`` that is not http(s) and not an existing path (``ws:``, ``view-source:``,
-    ``file:``, ``javascript:``) is refused by the fetch policy like any other URL:
-    ``BlockedURL`` (``blocked_url``, exit 5, ``detail.reason == "scheme"``)."""
-    if _SCHEME.match(text) and not _is_url(text) and not Path(text).expanduser().exists():
-        _check_policy(text, ())
-
-
-def _location(path_or_url: str, kind: str | None, project_root: Path) -> tuple[str, str]:
-    """(kind, location as stored): folders inside the project root are stored relative to it."""
-    if _is_url(path_or_url):
-        kind = kind or "web"
-        if kind == "local":
-            raise UsageError(
-                "kind 'local' needs a folder, not a URL", detail={"location": path_or_url}
-            )
-        return kind, path_or_url
-    _refuse_other_scheme(path_or_url)
-    p = Path(path_or_url).expanduser().resolve()
-    if not p.exists():
-        raise InputError(f"no such file or folder: {p}", detail={"location": str(p)})
-    kind = kind or ("local" if p.is_dir() else "markdown")
-    if kind in _URL_KINDS:
-        raise UsageError(f"kind {kind!r} needs an http(s) URL", detail={"location": str(p)})
-    if kind == "local" and not p.is_dir():
-        raise InputError(f"kind 'local' needs a folder; {p} is a file", detail={"location": str(p)})
-    try:
-        return kind, p.relative_to(project_root.resolve()).as_posix() or "."
-    except ValueError:
-        return kind, str(p)
+_is_url = service.is_url
 
 
 @cli.command()
@@ -170,22 +134,10 @@ def add(
         resolution = _resolve_name(path_or_url, (*reg.allow_hosts, *allow_hosts))
         library = library or path_or_url.rsplit("/", 1)[-1]
         path_or_url = resolution["chosen"]["url"]
-    kind, location = _location(path_or_url, kind, home.project_root)
-    if _is_url(location):
-        _check_policy(location, (*reg.allow_hosts, *allow_hosts))
-    src = SourceConfig(
-        name=name or (f"{library}-{version_}" if version_ else library),
-        kind=kind,
-        location=location,
-        library=library or "",
-        version=version_,
-        include=tuple(include),
-        exclude=tuple(exclude),
-        allow_hosts=tuple(allow_hosts),
-        limits=_parse_limits(limits),
-    )
-    reg.add(src)
-    save_registry(reg)
+    src, _added = service.register_source(
+        home, path_or_url, library=library or "", version=version_, name=name, kind=kind,
+        include=include, exclude=exclude, allow_hosts=allow_hosts, limits=_parse_limits(limits),
+    )  # fmt: skip
     _info(f"run `docorbit ingest --source {src.name}` to fetch and publish it")
     data: dict[str, Any] = {"added": src.to_toml(), "config": str(home.config_path)}
     if resolution is not None:
@@ -229,15 +181,7 @@ def _is_identifier(text: str) -> bool:
 
 def _resolve_name(name: str, allow_hosts: tuple[str, ...]) -> dict[str, Any]:
     """Docs URL of package ``name`` or a ``NotFound`` / ambiguous ``UsageError``."""
-    from docorbit_assets.lib.fetch import fetcher_for  # light: no Dagster
-    from docorbit_assets.lib.identify import resolve_identifier
-
-    fetcher = fetcher_for(None, allow_hosts)
-
-    def get(url: str) -> bytes:
-        return fetcher.get(url, robots=False).raise_for_status().body
-
-    res = resolve_identifier(name, get=get).to_json()
+    res = service.resolve_package(name, allow_hosts)
     if res["chosen"] is None:
         detail = {"resolution": res}
         if res["ambiguous"]:
@@ -255,11 +199,7 @@ def _resolve_name(name: str, allow_hosts: tuple[str, ...]) -> dict[str, Any]:
     return res
 
 
-def _check_policy(url: str, allow_hosts: tuple[str, ...]) -> None:
-    """Refuse a URL the fetch policy blocks (``BlockedURL``, exit 5), without any network I/O."""
-    from docorbit_assets.lib.netpolicy import NetPolicy, check_url  # light: no Dagster
-
-    check_url(url, NetPolicy(allow_hosts=tuple(allow_hosts)))
+_check_policy = service.check_policy
 
 
 def _published_sources(home: Home) -> dict[str, Any]:
@@ -332,7 +272,7 @@ def inspect(state: _State, target: str, kind: str, allow_hosts: tuple[str, ...])
     hosts = (*settings_hosts, *allow_hosts)
     resolution = None
     if not _is_url(target):
-        _refuse_other_scheme(target)
+        service.refuse_other_scheme(target)
         if Path(target).expanduser().exists():
             data = _inspect_local(Path(target).expanduser().resolve())
             _emit(state, data, _inspect_local_text(data))
@@ -342,31 +282,8 @@ def inspect(state: _State, target: str, kind: str, allow_hosts: tuple[str, ...])
         resolution = _resolve_name(target, hosts)
         target = resolution["chosen"]["url"]
     _check_policy(target, hosts)
-    from docorbit_assets.lib.discover import best_candidate, discover, purpose_ranking
-
-    cfg = SourceConfig(name="inspect", kind=kind, location=target, library="inspect")
-    table = discover(cfg, Path.cwd(), allow_hosts=hosts)
-    rows = table.to_pylist()
-    if rows and all('"error_code":"blocked_url"' in r["metadata_json"] for r in rows):
-        raise BlockedURL(
-            f"{target} is refused by the fetch policy: {rows[0]['rationale']}",
-            detail={"url": target, "candidates": len(rows)},
-        )
-    candidates = [
-        {**{k: v for k, v in r.items() if k not in ("source", "metadata_json")},
-         "metadata": json.loads(r["metadata_json"])}
-        for r in rows
-    ]  # fmt: skip
-    best = best_candidate(table)
-    ranking = purpose_ranking(table)
-    data = {
-        "url": target,
-        "kind": kind,
-        "resolved": resolution,
-        "ingest": {"url": best["url"], "type": best["type"]} if best else None,
-        "purposes": ranking,
-        "candidates": candidates,
-    }
+    found = service.discover_candidates(target, kind, hosts)
+    data = {"url": target, "kind": kind, "resolved": resolution, **found}
     _emit(state, data, _inspect_text(data))
 
 
@@ -377,11 +294,9 @@ def _inspect_local(path: Path) -> dict[str, Any]:
     """What ``docorbit add PATH`` + ``ingest`` would take from a local folder or file: the
     files the local reader selects (the first ``_PREVIEW_FILES``), their count and bytes, and
     the files it leaves out, counted by suffix. Reads names and sizes only."""
-    from docorbit_assets.lib.discover import local_markdown_files  # light: no Dagster
-
     if path.is_dir():
         kind, root = "local", path
-        taken = local_markdown_files(path)
+        taken = service.local_files(path)
     else:
         kind, root, taken = "markdown", path.parent, [path.name]
     chosen = set(taken)
@@ -466,10 +381,8 @@ def ingest(state: _State, source: str | None, allow_hosts: tuple[str, ...]) -> N
 
     # The lock first: a second ingest is refused at once, not after importing Dagster (~2 s).
     with ingest_lock(home):
-        from docorbit_assets.ingest import run_ingest  # the one hand-over to the pipeline
-
-        report = run_ingest(
-            home, sources=[source] if source else None, progress=_info, allow_hosts=allow_hosts
+        report = service.run_ingest(
+            home, [source] if source else None, progress=_info, allow_hosts=allow_hosts
         )
     if not report.get("ok"):
         if _all_blocked(report):

@@ -11,8 +11,9 @@ import pyarrow as pa
 import pytest
 
 from docorbit_assets.defs import ALL_ASSETS, ALL_CHECKS
+from docorbit_assets.defs.io_manager import build_resources
 from docorbit_assets.defs.partitions import SOURCE_PARTITIONS
-from docorbit_assets.defs.resources import DocOrbitResource, build_resources
+from docorbit_assets.defs.resources import DocOrbitResource
 from docorbit_assets.lib import normalize
 from docorbit_assets.lib.snapshot import read_parquet, write_parquet
 from docorbit_serve.home import Home

@@ -259,9 +259,9 @@ def test_search_batch_with_a_broken_line_is_bad_input_before_any_output(publishe
 
 def test_get_reads_a_section_and_continues_with_its_cursor(published_home):
     home = str(published_home.path)
-    hit = _json(run("--home", home, "search", "WSGI transport", "--json", "--limit", "1"))[
-        "hits"
-    ][0]
+    hit = _json(run("--home", home, "search", "WSGI transport", "--json", "--limit", "1"))["hits"][
+        0
+    ]
     first = _json(run("--home", home, "get", hit["chunk_id"], "--mode", "page",
                       "--max-tokens", "100", "--json"))  # fmt: skip
     assert first["untrusted"] is True and first["truncated"] is True and first["tokens"] <= 100

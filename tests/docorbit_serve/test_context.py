@@ -39,7 +39,7 @@ def test_pack_never_exceeds_the_budget_over_the_dev_set(dev, budget):
     gold_inside = 0
     for q in queries:
         pack = pack_context(cat, q["query"], budget=budget, library=q["library"])
-        assert count_tokens(pack.text) == pack.tokens_used <= budget
+        assert count_tokens(pack.text) == pack.tokens <= budget
         assert pack.items, q["query"]
         assert all(i.untrusted and i.text.startswith("<!-- chunk ") for i in pack.items)
         gold = {(g["path"], g["anchor"]) for g in q["gold"] + q["alternates"]}
@@ -53,7 +53,7 @@ def test_cursor_continues_without_repeating_and_manifest_lists_what_was_left_out
     task = "stream a large download with httpx and show progress"
     seen: list[str] = []
     pack = pack_context(cat, task, budget=500, library="httpx")
-    assert pack.omitted and all(o["tokens"] > 0 for o in pack.omitted)
+    assert pack.omitted and all(o.tokens > 0 for o in pack.omitted)
     for _ in range(4):
         ids = [i.chunk_id for i in pack.items]
         assert not set(ids) & set(seen)

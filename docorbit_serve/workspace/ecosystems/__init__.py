@@ -13,7 +13,7 @@ from pathlib import Path
 
 from docorbit_serve.workspace.ecosystems import cargo, composer, go, maven, npm, pub, pypi, rubygems
 from docorbit_serve.workspace.model import Dependency
-from docorbit_serve.workspace.scan import ScanContext
+from docorbit_serve.workspace.scan_context import ScanContext
 
 __all__ = ["READERS"]
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from docorbit_serve.workspace.model import Dependency
 from docorbit_serve.workspace.ranges import exact_pin, is_valid_spec
-from docorbit_serve.workspace.scan import ScanContext
+from docorbit_serve.workspace.scan_context import ScanContext
 
 __all__ = ["make_dependency"]
 

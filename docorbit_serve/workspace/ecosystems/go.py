@@ -14,7 +14,7 @@ from pathlib import Path
 
 from docorbit_serve.workspace.model import Dependency
 from docorbit_serve.workspace.ranges import exact_pin
-from docorbit_serve.workspace.scan import ScanContext
+from docorbit_serve.workspace.scan_context import ScanContext
 
 __all__ = ["parse_go_mod", "read"]
 

@@ -18,7 +18,7 @@ from lxml import etree
 
 from docorbit_serve.workspace.model import Dependency
 from docorbit_serve.workspace.ranges import exact_pin
-from docorbit_serve.workspace.scan import ScanContext, _Unreadable
+from docorbit_serve.workspace.scan_context import ScanContext, Unreadable
 
 __all__ = ["read"]
 
@@ -57,7 +57,7 @@ def read(ctx: ScanContext, folder: Path, names: frozenset[str]) -> list[Dependen
     manifest = folder / "pom.xml"
     try:
         raw = ctx.read_text(manifest).encode("utf-8")
-    except _Unreadable:
+    except Unreadable:
         return []
     try:
         root = etree.fromstring(raw, _parser())

@@ -15,7 +15,7 @@ from typing import Any
 
 from docorbit_serve.workspace.ecosystems._common import make_dependency
 from docorbit_serve.workspace.model import Dependency
-from docorbit_serve.workspace.scan import ScanContext
+from docorbit_serve.workspace.scan_context import ScanContext
 
 __all__ = ["read"]
 

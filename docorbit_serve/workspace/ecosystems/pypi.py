@@ -21,7 +21,7 @@ from packaging.utils import canonicalize_name
 from docorbit_serve.workspace.ecosystems._common import make_dependency
 from docorbit_serve.workspace.model import Dependency
 from docorbit_serve.workspace.ranges import InvalidSpec, compare_versions, satisfies
-from docorbit_serve.workspace.scan import ScanContext
+from docorbit_serve.workspace.scan_context import ScanContext
 
 __all__ = ["read"]
 
