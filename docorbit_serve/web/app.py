@@ -243,7 +243,7 @@ class Dashboard:
 
         target = _opt(request, "target")
         from_, to = _opt(request, "from"), _opt(request, "to")
-        ctx = {"target": target or "", "from_": from_ or "", "to": to or ""}
+        ctx: dict[str, Any] = {"target": target or "", "from_": from_ or "", "to": to or ""}
         result = None
         if target:
             res = diff(self.home, target, from_, to, limit=200)
