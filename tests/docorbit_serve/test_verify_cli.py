@@ -128,3 +128,90 @@ def test_cli_impact_lists_workspace_lines_using_removed_endpoints(oai_home):
 def test_cli_diff_unknown_library_is_not_found(oai_home):
     r = _run(oai_home, "diff", "nolib", "--json")
     assert r.exit_code == 3 and json.loads(r.stdout)["error"]["code"] == "unknown_library"
+
+
+# --------------------------------------------------------------------------- MCP, via the SDK
+
+
+def _mcp(home, calls):
+    """Run ``calls`` ([(tool, args)]) through the SDK client; (tools by name, results)."""
+    import anyio
+    from mcp import Client
+
+    from docorbit_serve.mcp_server import build_server
+
+    out: dict = {"tools": {}, "results": []}
+
+    async def main() -> None:
+        async with Client(build_server(home)) as client:
+            out["tools"] = {t.name: t for t in (await client.list_tools()).tools}
+            for name, args in calls:
+                out["results"].append(await client.call_tool(name, args))
+
+    anyio.run(main)
+    return out["tools"], out["results"]
+
+
+def test_mcp_change_tools_answer_through_the_sdk_and_match_their_output_schemas(oai_home):
+    import shutil
+
+    import jsonschema
+
+    shutil.copytree(FIX / "workspace", oai_home.project_root / "ws", dirs_exist_ok=True)
+    code = 'fetch("https://api.openai.com/v1/answers", {method: "POST", body: JSON.stringify({question: "q"})})'
+    tools, (check, check_path, diff1, diff2, impact, outside) = _mcp(
+        oai_home,
+        [
+            ("check_api", {"code": code, "language": "javascript"}),
+            ("check_api", {"path": "ws/scripts/clean.sh"}),
+            ("diff_docs", {"target": "openai", "kinds": ["endpoint"], "limit": 30}),
+            ("diff_docs", {"target": "openai", "kinds": ["endpoint"], "limit": 30, "cursor": None}),
+            (
+                "analyze_impact",
+                {"target": "openai", "from_ref": "1.3.0", "to_ref": "2.0.0", "path": "ws"},
+            ),
+            ("check_api", {"path": "../../etc/passwd"}),
+        ],
+    )
+    for name in ("check_api", "diff_docs", "analyze_impact"):
+        assert tools[name].annotations.read_only_hint is True
+    for r, name in (
+        (check, "check_api"),
+        (check_path, "check_api"),
+        (diff1, "diff_docs"),
+        (impact, "analyze_impact"),
+    ):
+        assert not r.is_error, r.content
+        jsonschema.validate(r.structured_content, tools[name].output_schema)
+    data = check.structured_content
+    assert data["status"] == "mismatch"
+    assert data["calls"][0]["findings"][0]["rule"] == "removed_api"
+    assert check_path.structured_content["status"] == "verified"
+    d = diff1.structured_content
+    assert (
+        d["total"]
+        == d["summary"]["endpoint"]["added"]
+        + d["summary"]["endpoint"]["deprecated"]
+        + d["summary"]["endpoint"]["modified"]
+    )
+    assert len(d["items"]) == 30 and d["next_cursor"]
+    assert diff2.structured_content == d  # deterministic
+    assert "BEGIN UNTRUSTED DOC" in diff1.content[0].text
+    hits = impact.structured_content["hits"]
+    assert {("ws/src/app.py", 11), ("ws/scripts/answers.sh", 3)} <= {(h["file"], h["line"]) for h in hits}
+    assert outside.is_error and "[bad_input]" in outside.content[0].text
+
+
+def test_mcp_diff_docs_pages_with_its_cursor(oai_home):
+    _, (first,) = _mcp(oai_home, [("diff_docs", {"target": "openai", "limit": 40})])
+    seen = [i["key"] + i["kind"] for i in first.structured_content["items"]]
+    cursor = first.structured_content["next_cursor"]
+    while cursor:
+        _, (page,) = _mcp(
+            oai_home, [("diff_docs", {"target": "openai", "limit": 40, "cursor": cursor})]
+        )
+        seen += [i["key"] + i["kind"] for i in page.structured_content["items"]]
+        cursor = page.structured_content["next_cursor"]
+    assert len(seen) == first.structured_content["total"] == len(set(seen))
+    _, (bad,) = _mcp(oai_home, [("diff_docs", {"target": "openai", "cursor": "garbage"})])
+    assert bad.is_error and "[bad_input]" in bad.content[0].text
