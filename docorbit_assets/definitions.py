@@ -25,6 +25,7 @@ import dagster as dg
 
 from docorbit_assets.defs import ALL_ASSETS, ALL_CHECKS, SENSORS
 from docorbit_assets.defs.freshness import freshness_checks
+from docorbit_assets.defs.gc import GC_JOB
 from docorbit_assets.defs.io_manager import build_resources
 from docorbit_assets.defs.jobs import (
     PUBLISH_JOB,
@@ -68,7 +69,7 @@ def build_definitions(home: Home | None = None) -> dg.Definitions:
     defs = dg.Definitions(
         assets=ALL_ASSETS,
         asset_checks=[*ALL_CHECKS, *fresh],
-        jobs=[*ingest_jobs.values(), REFRESH_ALL, PUBLISH_JOB, fresh_job],
+        jobs=[*ingest_jobs.values(), REFRESH_ALL, PUBLISH_JOB, fresh_job, GC_JOB],
         schedules=schedules,
         sensors=[*SENSORS, publish_sensor([*ingest_jobs.values(), REFRESH_ALL])],
         resources=build_resources(home),

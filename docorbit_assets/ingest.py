@@ -62,7 +62,7 @@ from docorbit_serve.home import Home, atomic_write_bytes
 from docorbit_serve.ingest_lock import ingest_lock
 from docorbit_serve.registry import load_registry
 
-__all__ = ["PID_TAG", "open_instance", "recover_dead_runs", "run_ingest"]
+__all__ = ["PID_TAG", "open_instance", "recover_dead_runs", "run_gc", "run_ingest"]
 
 _QUIET = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
 # Run monitoring: the daemon (docorbit ui / dagster dev) fails runs whose worker died.
@@ -114,6 +114,34 @@ def recover_dead_runs(instance: dg.DagsterInstance) -> list[str]:
         instance.report_run_failed(run, f"the process that ran it (pid {raw}) is gone")
         marked.append(run.run_id)
     return marked
+
+
+def run_gc(
+    home: Home,
+    *,
+    apply: bool = False,
+    keep_last: int | None = None,
+    locks: tuple[Path, ...] = (),
+    instance: dg.DagsterInstance | None = None,
+) -> dict[str, Any]:
+    """Retention (``lib/gc.py``): the plan (dry run) or, with ``apply``, the removal under the
+    ingest lock (no build writes meanwhile), plus ``failed_runs``: STARTED runs of dead
+    processes marked failed (``recover_dead_runs``). ``keep_last`` defaults to
+    ``[settings] keep_snapshots``. The CLI's ``docorbit gc`` and the ``gc`` job call it."""
+    from docorbit_assets.lib.gc import apply_gc, plan_gc
+
+    keep = keep_last or load_registry(home.config_path).keep_snapshots
+    if not apply:
+        plan = plan_gc(home, keep_last=keep, locks=locks)
+        return {**plan, "applied": False, "removed": [], "errors": [], "failed_runs": []}
+    with _exclusive(home):
+        result = apply_gc(home, plan_gc(home, keep_last=keep, locks=locks))
+        if instance is not None:
+            return {**result, "failed_runs": recover_dead_runs(instance)}
+        if not home.dagster_home.is_dir():
+            return {**result, "failed_runs": []}
+        with open_instance(home) as inst:
+            return {**result, "failed_runs": recover_dead_runs(inst)}
 
 
 def _root_cause(info: Any) -> Any:

@@ -9,19 +9,15 @@
 - ``freshness_checks`` — only the per-source freshness checks on ``published``.
 - ``gc`` — retention (``lib/gc.py``): removes unreferenced snapshots, index files and debris.
 
-``job_names(sources)`` maps source names to job-safe names (``[A-Za-z0-9_]``; ``-``/``.``
-become ``_``, a clash gets a short hash suffix).
+``job_names(sources)`` (``lib/schedule.py``) maps source names to job-safe names.
 """
 
 from __future__ import annotations
 
-import hashlib
-import re
-from collections.abc import Iterable
-
 import dagster as dg
 
 from docorbit_assets.defs import PER_SOURCE_ASSETS, PUBLISH_ASSETS
+from docorbit_assets.lib.schedule import job_names, slug
 
 __all__ = [
     "MODE_TAG",
@@ -59,20 +55,6 @@ def freshness_job(checks: list[dg.AssetChecksDefinition]) -> dg.UnresolvedAssetJ
         description="Evaluate every source's freshness check (stale after N hours without a "
         "successful fetch; N = [settings] stale_after_hours).",
     )
-
-
-def slug(name: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_]", "_", name)
-
-
-def job_names(sources: Iterable[str]) -> dict[str, str]:
-    """``{source: job-safe slug}``; clashing slugs get ``_<6 hex of the name>``."""
-    names = sorted(set(sources))
-    slugs = [slug(n) for n in names]
-    return {
-        n: s if slugs.count(s) == 1 else f"{s}_{hashlib.sha256(n.encode()).hexdigest()[:6]}"
-        for n, s in zip(names, slugs, strict=True)
-    }
 
 
 def ingest_job(source: str, job_slug: str) -> dg.UnresolvedAssetJobDefinition:

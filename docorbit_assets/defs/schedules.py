@@ -9,8 +9,8 @@
   release run started from the UI, a schedule or a sensor requests ``publish``. Runs started by
   ``run_ingest`` (tag ``docorbit/entry=run_ingest``) publish themselves and are skipped.
 
-``schedule_table(registry)`` is what ``docorbit schedule`` prints: every schedule with its cron,
-job and partition, the same list ``build_definitions`` turns into Dagster schedules.
+``schedule_table(registry)`` (``lib/schedule.py``) is what ``docorbit schedule`` prints: the
+same list ``source_schedules`` turns into Dagster schedules.
 """
 
 # No `from __future__ import annotations`: Dagster reads these signatures' annotations.
@@ -19,8 +19,9 @@ from typing import Any
 
 import dagster as dg
 
-from docorbit_assets.defs.jobs import MODE_TAG, PUBLISH_JOB, job_names
-from docorbit_serve.registry import Registry, refresh_cron
+from docorbit_assets.defs.jobs import MODE_TAG, PUBLISH_JOB
+from docorbit_assets.lib.schedule import FRESHNESS_CRON, schedule_table
+from docorbit_serve.registry import Registry
 
 __all__ = [
     "FRESHNESS_CRON",
@@ -29,36 +30,7 @@ __all__ = [
     "source_schedules",
 ]
 
-FRESHNESS_CRON = "0 * * * *"
 ENTRY_TAG = "docorbit/entry"
-
-
-def schedule_table(registry: Registry) -> list[dict[str, Any]]:
-    """Rows ``{name, cron, job, source, refresh, timezone}`` (per source, then the checks)."""
-    slugs = job_names(s.name for s in registry.sources)
-    rows = [
-        {
-            "name": f"refresh_{slugs[s.name]}",
-            "cron": refresh_cron(s.refresh),
-            "job": f"ingest_{slugs[s.name]}",
-            "source": s.name,
-            "refresh": s.refresh,
-            "timezone": "UTC",
-        }
-        for s in sorted(registry.sources, key=lambda s: s.name)
-        if s.refresh
-    ]
-    rows.append(
-        {
-            "name": "freshness_hourly",
-            "cron": FRESHNESS_CRON,
-            "job": "freshness_checks",
-            "source": None,
-            "refresh": "hourly",
-            "timezone": "UTC",
-        }
-    )
-    return rows
 
 
 def _source_schedule(row: dict[str, Any], job: Any) -> dg.ScheduleDefinition:

@@ -1,0 +1,172 @@
+"""Retention (``docorbit gc`` / ``run_gc``): exactly the unreferenced files go, readers keep going,
+and a SIGKILLed build's debris and run are cleaned up."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import dagster as dg
+import pytest
+
+from docorbit_assets.ingest import open_instance, run_gc, run_ingest
+from docorbit_serve.catalog import Catalog
+from docorbit_serve.home import Home
+from docorbit_serve.registry import Registry, SourceConfig, save_registry
+from docorbit_serve.search import search
+from tests.support.paths import FIXTURE_SITE, REPO
+
+pytestmark = pytest.mark.slow
+
+
+def _edit(root: Path, n: int) -> None:
+    page = root / "docs" / "install.md"
+    page.write_text(page.read_text(encoding="utf-8") + f"\n## Edit {n}\n\nChange {n}.\n", "utf-8")
+
+
+@pytest.fixture(scope="module")
+def three_generations(tmp_path_factory: pytest.TempPathFactory) -> tuple[Home, list[dict]]:
+    """A project ingested, then refreshed after two edits: three snapshots and index files."""
+    root = tmp_path_factory.mktemp("gc")
+    shutil.copytree(FIXTURE_SITE / "docs", root / "docs")
+    home = Home(root / ".docorbit", root)
+    src = SourceConfig(name="site", kind="local", location="docs", library="orbitkit")
+    save_registry(Registry(home.config_path, [src]))
+    reports = [run_ingest(home)]
+    for n in (1, 2):
+        _edit(root, n)
+        reports.append(run_ingest(home, refresh=True))
+    assert all(r["ok"] for r in reports)
+    return home, reports
+
+
+def _files(home: Home) -> set[str]:
+    return {p.relative_to(home.path).as_posix() for p in home.path.rglob("*") if p.is_file()}
+
+
+def test_gc_lists_then_removes_exactly_the_unreferenced_files_while_searches_run(
+    three_generations: tuple[Home, list[dict]],
+) -> None:
+    home, reports = three_generations
+    snaps = [r["sources"]["site"]["snapshot"] for r in reports]
+    pubs = [r["publish_id"] for r in reports]
+    assert len(set(snaps)) == 3 and len(set(pubs)) == 3
+    debris = [
+        home.index_dir / f".{pubs[2]}.0123456789ab.tmp.duckdb",
+        home.index_dir / f".{pubs[2]}.0123456789ab.tmp.duckdb.wal",
+        home.tables / ".tmp" / "chunks-abc" / "part-0.parquet",
+        home.staging / "pages" / "source=site" / ".part-0.parquet.tmp-1a2b3c4d",
+    ]
+    for path in debris:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(b"half written")
+    # docs.lock pins the first snapshot (and its publication).
+    lock = {
+        "content": {
+            "publication": {"publish_id": pubs[0], "sources": {"site": {"snapshot": snaps[0]}}}
+        }
+    }
+    (home.project_root / "docs.lock").write_text(json.dumps(lock), "utf-8")
+    before = _files(home)
+
+    plan = run_gc(home, keep_last=1)
+    assert _files(home) == before  # a dry run touches nothing
+    removed_paths = {e["path"] for e in plan["remove"]}
+    expected = {f"index/{pubs[1]}.duckdb", *(p.relative_to(home.path).as_posix() for p in debris)}
+    expected.discard("tables/.tmp/chunks-abc/part-0.parquet")
+    expected.add("tables/.tmp/chunks-abc")
+    snapshot_dirs = {p for p in removed_paths if p.startswith("tables/") and "snapshot=" in p}
+    assert removed_paths - snapshot_dirs == expected
+    assert {p.rsplit("snapshot=", 1)[1] for p in snapshot_dirs} == {snaps[1]}
+    assert len(snapshot_dirs) == 12  # every per-source table and the snapshots row
+    assert plan["keep"]["site"] == {
+        snaps[0]: ["pinned"],
+        snaps[2]: ["published", "latest", "recent"],
+    }
+
+    errors: list[BaseException] = []
+    answers: list[int] = []
+    stop = threading.Event()
+
+    def reader() -> None:
+        catalog = Catalog(home)
+        try:
+            while not stop.is_set():
+                answers.append(len(search(catalog, "retry backoff jitter").hits))
+        except BaseException as e:  # noqa: BLE001 - reported by the assert below
+            errors.append(e)
+
+    thread = threading.Thread(target=reader)
+    thread.start()
+    try:
+        while not answers:
+            time.sleep(0.01)
+        done = run_gc(home, apply=True, keep_last=1)
+    finally:
+        stop.set()
+        thread.join(timeout=60)
+    assert not errors and answers and min(answers) > 0
+    assert done["errors"] == [] and set(done["removed"]) == removed_paths
+    gone = {f for f in before if any(f == p or f.startswith(p + "/") for p in removed_paths)}
+    assert _files(home) == before - gone
+    assert search(Catalog(home), "retry backoff jitter").hits
+
+
+_CHILD = """
+import sys
+from pathlib import Path
+from docorbit_assets.ingest import run_ingest
+from docorbit_serve.home import Home
+root = Path(sys.argv[1])
+run_ingest(Home(root / ".docorbit", root), progress=lambda m: print(m, file=sys.stderr, flush=True))
+"""
+
+
+def test_a_sigkilled_build_leaves_debris_that_gc_removes_and_its_run_reads_failed(
+    tmp_path: Path,
+) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    pages = sorted((FIXTURE_SITE / "docs").glob("*.md"))
+    for i in range(300):  # enough pages that the index build takes a while
+        src = pages[i % len(pages)]
+        (docs / f"{src.stem}-{i:03d}.md").write_text(
+            src.read_text(encoding="utf-8").replace("orbitkit", f"orbitkit{i}"), "utf-8"
+        )
+    home = Home(tmp_path / ".docorbit", tmp_path)
+    src = SourceConfig(name="big", kind="local", location="docs", library="orbitkit")
+    save_registry(Registry(home.config_path, [src]))
+    with subprocess.Popen(
+        [sys.executable, "-c", _CHILD, str(tmp_path)],
+        cwd=REPO,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    ) as proc:
+        deadline = time.monotonic() + 600
+        while time.monotonic() < deadline and proc.poll() is None:
+            if home.index_dir.is_dir() and any(home.index_dir.glob(".*.tmp.duckdb*")):
+                proc.send_signal(signal.SIGKILL)
+                break
+            time.sleep(0.005)
+        proc.kill()
+        proc.wait(timeout=30)
+    assert proc.returncode == -signal.SIGKILL
+    debris = sorted(p.name for p in home.index_dir.glob(".*.tmp.duckdb*"))
+    assert debris
+    with open_instance(home) as instance:
+        (stuck,) = instance.get_runs(filters=dg.RunsFilter(statuses=[dg.DagsterRunStatus.STARTED]))
+    assert stuck.job_name == "publish"
+    result = run_gc(home, apply=True)
+    assert {e["kind"] for e in result["remove"]} == {"debris"}
+    assert not any(home.index_dir.glob(".*.tmp.duckdb*"))
+    assert result["failed_runs"] == [stuck.run_id]
+    with open_instance(home) as instance:
+        run = instance.get_run_by_id(stuck.run_id)
+    assert run is not None and run.status == dg.DagsterRunStatus.FAILURE
