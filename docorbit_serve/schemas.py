@@ -284,6 +284,25 @@ SNAPSHOTS = pa.schema(
     ]
 )
 
+# What changed between a source's previous snapshot and a new one (docorbit_assets/lib/diffs.py,
+# docorbit_serve.changes.diff; docs/changes.md). Not part of a snapshot's content: frozen beside
+# it under tables/diffs/source=<s>/snapshot=<new id>/ once the new snapshot exists.
+DIFFS = pa.schema(
+    [
+        ("source", _str),
+        ("from_snapshot", _str),
+        ("to_snapshot", _str),
+        ("kind", _str),  # endpoint | page | section | pitfall | symbol
+        ("change", _str),  # added | removed | modified | deprecated
+        ("key", _str),  # "POST /pets/{}", a page path, path#anchor, "kind qualname", ...
+        ("title", _str),
+        ("url", _str),
+        ("anchor", _str),
+        ("pointer", _str),  # JSON pointer of an endpoint in its spec
+        ("details", pa.list_(_str)),
+    ]
+)
+
 SCHEMAS: dict[str, pa.Schema] = {
     "sources": SOURCES,
     "discovered": DISCOVERED,
@@ -297,6 +316,7 @@ SCHEMAS: dict[str, pa.Schema] = {
     "links": LINKS,
     "postings": POSTINGS,
     "snapshots": SNAPSHOTS,
+    "diffs": DIFFS,
 }
 
 # Tables frozen per source into each snapshot (in pipeline order).

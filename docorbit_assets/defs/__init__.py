@@ -8,12 +8,13 @@ assembles them into the one ``Definitions`` object.
 Graph (per ``source`` partition, then unpartitioned)::
 
     sources → discovered → fetches → pages → chunks → symbols, endpoints, examples, pitfalls,
-    links → postings → snapshots ⇢ search_index → published
+    links → postings → snapshots → diffs; snapshots ⇢ search_index → published
 """
 
 from __future__ import annotations
 
 from docorbit_assets.defs.checks import BLOCKING_CHECKS
+from docorbit_assets.defs.diffs import diffs
 from docorbit_assets.defs.discover import discovered, sources
 from docorbit_assets.defs.extract import endpoints, examples, links, pitfalls, symbols
 from docorbit_assets.defs.fetch import fetches
@@ -46,6 +47,7 @@ PER_SOURCE_ASSETS = [
     links,
     postings,
     snapshots,
+    diffs,
 ]
 PUBLISH_ASSETS = [search_index, published]
 ALL_ASSETS = PER_SOURCE_ASSETS + PUBLISH_ASSETS

@@ -27,6 +27,7 @@ STAGE_GROUPS = {
     "links": "extract",
     "postings": "extract",
     "snapshots": "snapshot",
+    "diffs": "snapshot",
     "search_index": "index",
     "published": "publish",
 }
