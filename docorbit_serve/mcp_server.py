@@ -49,6 +49,12 @@ from docorbit_serve.context import MAX_BUDGET, MIN_BUDGET
 from docorbit_serve.errors import DocOrbitError, NotFound
 from docorbit_serve.home import Home
 from docorbit_serve.mcp_common import INGEST, READ_ONLY, tool_error, tool_result
+from docorbit_serve.mcp_guard import (
+    add_prompts,
+    guard_arguments,
+    invalid_params,
+    resource_offset,
+)
 from docorbit_serve.models.core import (
     ContextPack,
     Doc,
@@ -285,12 +291,15 @@ def build_server(home: Home, *, read_limit: int = RESOURCE_READ_LIMIT) -> MCPSer
             raise _tool_error(e) from e
         return _result(data, render.render_ingest(data.model_dump(mode="json")))
 
-    def _read(fn: Any, ident: str, offset: int) -> str:
+    def _read(fn: Any, ident: str, offset: Any) -> str:
+        at = resource_offset(offset)  # a bad offset is invalid params (-32602), not -32603
         try:
-            return _resource_json(fn(catalog, ident, offset=int(offset), limit=read_limit))
+            return _resource_json(fn(catalog, ident, offset=at, limit=read_limit))
         except NotFound as e:
             raise ResourceNotFoundError(e.message) from e
         except DocOrbitError as e:
+            if e.code in ("bad_input", "usage"):
+                raise invalid_params(f"[{e.code}] {e.message}") from e
             raise ResourceError(f"[{e.code}] {e.message}") from e
 
     @server.resource(
@@ -313,7 +322,7 @@ def build_server(home: Home, *, read_limit: int = RESOURCE_READ_LIMIT) -> MCPSer
         description="A page's Markdown (JSON, untrusted, at most 64 KB per read).",
         mime_type="application/json",
     )
-    def page_resource(id: str, offset: int = 0) -> str:  # noqa: A002 - URI variable name
+    def page_resource(id: str, offset: str = "0") -> str:  # noqa: A002 - URI variable name
         return _read(read_page_resource, id, offset)
 
     @server.resource(
@@ -322,12 +331,14 @@ def build_server(home: Home, *, read_limit: int = RESOURCE_READ_LIMIT) -> MCPSer
         description="A chunk's text (JSON, untrusted, at most 64 KB per read).",
         mime_type="application/json",
     )
-    def chunk_resource(id: str, offset: int = 0) -> str:  # noqa: A002 - URI variable name
+    def chunk_resource(id: str, offset: str = "0") -> str:  # noqa: A002 - URI variable name
         return _read(read_chunk_resource, id, offset)
 
     _add_version_tool(server, home, catalog)
     for family in TOOL_FAMILIES:
         importlib.import_module(f"docorbit_serve.{family}").add_tools(server, home, catalog)
+    add_prompts(server)  # the prompts capability is advertised: back it with real prompts
+    guard_arguments(server)  # unknown arguments refused, validation errors in one sentence
     return server
 
 

@@ -452,7 +452,30 @@ def ingest_document(
     progress: Callable[[int, int, str], None] | None = None,
 ) -> IngestResult:
     """Register ``location`` (``register_source`` with ``reuse``) and ingest + publish it; on
-    failure a newly added source is removed again and the source's error raised (typed)."""
+    failure a newly added source is removed again and the source's error raised (typed).
+
+    The home's ingest lock (``ingest_lock``) is taken before ``docorbit.toml`` is touched: while
+    another ingest runs, this one is refused at once and the file is left as it was."""
+    from docorbit_serve.ingest_lock import ingest_lock
+
+    with ingest_lock(home):
+        return _ingest_document(
+            home, location, library=library, version=version, name=name,
+            include=include, exclude=exclude, progress=progress,
+        )  # fmt: skip
+
+
+def _ingest_document(
+    home: Home,
+    location: str,
+    *,
+    library: str,
+    version: str,
+    name: str | None,
+    include: Sequence[str],
+    exclude: Sequence[str],
+    progress: Callable[[int, int, str], None] | None,
+) -> IngestResult:
     src, added = register_source(
         home, location, library=library, version=version, name=name,
         include=include, exclude=exclude, reuse=True,

@@ -33,7 +33,8 @@ def _dump(model: object) -> object:
 )
 @click.option("--to", "to", metavar="SNAP|VERSION", help="Newer side (snapshot id or version).")
 @click.option("--kind", "kinds", multiple=True, help="endpoint, page, section, pitfall or symbol.")
-@click.option("--limit", default=200, show_default=True, help="Items per page.")
+@click.option("--limit", type=click.IntRange(1, 500), default=200, show_default=True,
+              help="Items per page (1-500, as MCP diff_docs).")  # fmt: skip
 @click.option("--cursor", default=None, help="next_cursor of the previous page.")
 @json_option
 @click.pass_obj
@@ -106,7 +107,8 @@ def verify(
 )
 @click.option("--from", "from_", metavar="SNAP|VERSION", help="Older side.")
 @click.option("--to", "to", metavar="SNAP|VERSION", help="Newer side.")
-@click.option("--limit", default=500, show_default=True, help="At most this many uses.")
+@click.option("--limit", type=click.IntRange(1, 2000), default=500, show_default=True,
+              help="At most this many uses (1-2000, as MCP analyze_impact).")  # fmt: skip
 @json_option
 @click.pass_obj
 def impact(

@@ -61,7 +61,7 @@ def _batch_lines(path: str) -> Iterator[tuple[int, dict[str, Any]]]:
 @click.argument("query", required=False)
 @click.option("--library", help="Only this library.")
 @click.option("--version", "version_", help="Only this version label.")
-@click.option("--limit", type=click.IntRange(1, 100), default=10, show_default=True)
+@click.option("--limit", type=click.IntRange(1, 50), default=10, show_default=True)  # MCP's range
 @click.option(
     "--backend", type=click.Choice(["bm25", "fts"]), help="Search backend (default: the index's)."
 )
