@@ -25,6 +25,10 @@ Contract:
   equal the chain's resource words with a compatible verb, or whose ``operation_id`` words
   equal the chain's words (from the served endpoints, no vendor table). More than one
   candidate is ``insufficient_evidence``.
+- ``verification_hints(rows) -> list[dict]``: for endpoint rows a context pack returns, what code
+  calling each must get right (method + path, required query parameters and body fields,
+  credentials, deprecation and its note), for ``get_implementation_context`` to attach; built
+  from the rows alone, no I/O.
 - ``verify_paths(home, paths, *, workspace=None)`` / ``verify_text(home, code, *, language,
   workspace=None)``: extract calls (``codecalls``) and verify them.
 """
@@ -52,6 +56,7 @@ __all__ = [
     "verify_calls",
     "verify_paths",
     "verify_text",
+    "verification_hints",
 ]
 
 _ORDER = {"verified": 0, "insufficient_evidence": 1, "warning": 2, "mismatch": 3}
@@ -707,3 +712,47 @@ def verify_text(
     home: Home, code: str, *, language: str, workspace: Path | None = None
 ) -> VerifyResult:
     return verify_calls(extract_calls(code, language=language), load_contract(home, workspace))
+
+
+def _auth_hint(row: dict[str, Any]) -> str | None:
+    sec = ep.security(row)
+    if not isinstance(sec, list) or not sec or any(isinstance(a, list) and not a for a in sec):
+        return None
+    names = sorted(
+        {
+            f"{s.get('in') or 'header'} {s.get('name') or 'Authorization'}"
+            for alt in sec
+            if isinstance(alt, list)
+            for s in alt
+            if isinstance(s, dict)
+        }
+    )
+    return "send credentials: " + " or ".join(names) if names else None
+
+
+def verification_hints(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    out = []
+    for row in rows:
+        params = ep.parameters(row)
+        req_q = sorted(n for (w, n), p in params.items() if w == "query" and p.get("required"))
+        checks = [f"{row['method']} {row['path']}"]
+        if req_q:
+            checks.append("required query parameters: " + ", ".join(req_q))
+        body = ep.required_body(row)
+        if body:
+            checks.append("required body fields: " + ", ".join(body))
+        auth = _auth_hint(row)
+        if auth:
+            checks.append(auth)
+        if row.get("deprecated"):
+            note = str(row.get("deprecation_note") or "")
+            checks.append("deprecated" + (f": {note}" if note else ""))
+        out.append(
+            {
+                "endpoint": f"{row['method']} {row['path']}",
+                "operation_id": row.get("operation_id") or "",
+                "checks": checks,
+                "verify_with": "check_api (MCP) or docorbit verify PATH",
+            }
+        )
+    return out

@@ -8,6 +8,7 @@ import pyarrow as pa
 from docorbit_assets.defs.partitions import SOURCE_PARTITIONS
 from docorbit_assets.defs.resources import DocOrbitResource
 from docorbit_assets.lib import diffs as lib_diffs
+from docorbit_serve.errors import DocOrbitError
 
 __all__ = ["diffs"]
 
@@ -29,7 +30,11 @@ def diffs(
     """Endpoints, pages, sections, pitfalls and symbols the new snapshot changed."""
     home, source = docorbit.resolve(), context.partition_key
     snapshot_id = snapshots.to_pylist()[0]["id"]
-    table = lib_diffs.source_diff(home, source, snapshot_id)
+    try:
+        table = lib_diffs.source_diff(home, source, snapshot_id)
+    except DocOrbitError as e:  # a diff is information: it never fails the source's ingest
+        context.log.warning(f"diff of {source} {snapshot_id} skipped: [{e.code}] {e.message}")
+        table = lib_diffs.empty()
     path = lib_diffs.freeze_diff(home, source, snapshot_id, table)
     first = table.num_rows and table["from_snapshot"][0].as_py()
     return dg.Output(

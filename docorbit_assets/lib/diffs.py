@@ -9,6 +9,8 @@ Contract:
 - ``freeze_diff(home, source, snapshot_id, table) -> Path``: writes it once to
   ``tables/diffs/source=<s>/snapshot=<id>/part-0.parquet`` (temp file + rename); an existing
   file is left as it is (a snapshot's diff never changes).
+- ``empty()``: the empty ``DIFFS`` table. The asset logs a diff that cannot be computed (an
+  unreadable earlier snapshot) and stores it empty: a diff never fails an ingest.
 - ``summary(table) -> dict``: counts per ``kind.change`` (for the asset's metadata).
 The pipeline imports the serving package here, never the reverse.
 """
@@ -27,16 +29,20 @@ from docorbit_serve.errors import NotFound
 from docorbit_serve.home import Home
 from docorbit_serve.schemas import SCHEMAS
 
-__all__ = ["freeze_diff", "source_diff", "summary"]
+__all__ = ["empty", "freeze_diff", "source_diff", "summary"]
 
 PART = "part-0.parquet"
+
+
+def empty() -> pa.Table:
+    return SCHEMAS["diffs"].empty_table()
 
 
 def source_diff(home: Home, source: str, snapshot_id: str) -> pa.Table:
     try:
         old, new, _ = resolve_pair(home, source, None, snapshot_id)
     except NotFound:  # the source's first snapshot: nothing to compare with
-        return SCHEMAS["diffs"].empty_table()
+        return empty()
     items = diff_tables(
         load_tables(home, old, KINDS), load_tables(home, new, KINDS), old.id, new.id
     )

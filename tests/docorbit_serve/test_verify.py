@@ -170,3 +170,16 @@ def test_unknown_host_is_insufficient_evidence_and_unknown_path_on_a_served_host
 def test_code_without_calls_reports_no_calls(contract):
     res = verify_calls(extract_calls("x = 1\n", language="python"), contract)
     assert res.status == "no_calls" and res.calls == []
+
+
+def test_verification_hints_name_required_fields_auth_and_deprecation(contract):
+    from docorbit_serve.verify import verification_hints
+
+    rows = contract.current["openai"]
+    chat = next(r for r in rows if r["path"] == "/chat/completions")
+    edits = next(r for r in rows if r["path"] == "/edits")
+    a, b = verification_hints([chat, edits])
+    assert a["endpoint"] == "POST /chat/completions"
+    assert "required body fields: messages, model" in a["checks"]
+    assert any(c.startswith("send credentials: header Authorization") for c in a["checks"])
+    assert b["checks"][-1].startswith("deprecated")
