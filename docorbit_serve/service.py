@@ -378,8 +378,8 @@ def forget_source(home: Home, name: str) -> SourceConfig | None:
 
 def resolve_package(name: str, allow_hosts: Sequence[str]) -> dict[str, Any]:
     """``identify.resolve_identifier`` over the policy-checked fetcher, as JSON."""
-    from docorbit_assets.lib.fetch import fetcher_for  # light: no Dagster
     from docorbit_assets.lib.identify import resolve_identifier
+    from docorbit_assets.lib.secure_fetch import fetcher_for  # the network door; no Dagster
 
     fetcher = fetcher_for(None, tuple(allow_hosts))
 
@@ -417,7 +417,7 @@ def discover_candidates(target: str, kind: str, allow_hosts: Sequence[str]) -> d
 
 def local_files(folder: Path) -> list[str]:
     """The files the local reader would take from ``folder`` (relative POSIX paths)."""
-    from docorbit_assets.lib.discover import local_markdown_files  # light: no Dagster
+    from docorbit_assets.lib.filefilter import local_markdown_files  # no Dagster
 
     return list(local_markdown_files(folder))
 

@@ -1,20 +1,10 @@
-"""The ``fetches`` stage, and ``http_get``: the pipeline's one door to the network.
+"""The ``fetches`` stage.
 
-``http_get(url, *, timeout, deadline, max_bytes, headers, allow_hosts) -> Response`` is the only
-function in DocOrbit that opens a network connection (discovery and fetching both call it; the
-secure-fetcher work replaces its body, not its callers). Today it enforces:
-
-- explicit httpx timeouts (connect/read/write/pool = ``timeout``) and a total wall-clock
-  ``deadline`` checked between streamed chunks and redirect hops;
-- a byte cap: streamed bytes are counted and reading stops at ``max_bytes``; the response is then
-  marked ``truncated`` (content-encodings gzip/deflate are decoded with the same bound);
-- redirects followed by hand, at most ``MAX_REDIRECTS`` hops, http/https only;
-- the User-Agent ``USER_AGENT``; proxies from the environment are ignored (``trust_env=False``).
-
-It does NOT yet guard against SSRF: ``allow_hosts`` is accepted and ignored until the secure
-fetcher lands. HTTP error statuses are returned, not raised; transport failures raise
-``FetchError`` with a stable ``code`` (``timeout``, ``connect_error``, ``too_many_redirects``,
-``bad_redirect``, ``bad_url``, ``protocol_error``, ``unsupported_encoding``).
+The network door (``http_get``, ``Response``, ``fetcher_for``, ``source_fetcher``,
+``FetchLimits``) lives in ``secure_fetch`` (re-exported here for callers): every request goes
+through ``SecureFetcher`` (URL and address policy with connect-time pinning, redirects re-checked,
+one deadline, byte cap, robots.txt, politeness, retries). HTTP error statuses are returned;
+refusals raise ``BlockedURL`` and transport failures ``FetchError`` with a stable ``code``.
 
 ``fetch_source(cfg, discovered, project_root, *, allow_hosts=()) -> pa.Table`` (``FETCHES``)
 fetches the source from its rank-1 valid ``discovered`` candidate and raises ``FetchError``
@@ -48,9 +38,8 @@ Limits come from ``cfg.limits``: ``max_pages`` (50), ``max_bytes`` (10 MiB per r
 
 from __future__ import annotations
 
-import functools
 import hashlib
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -59,16 +48,20 @@ from urllib.parse import urljoin, urlsplit, urlunsplit
 
 import pyarrow as pa
 
-from docorbit_assets.lib.discover import (
-    MARKDOWN_SUFFIXES,
-    best_candidate,
-    glob_match,
-    is_html,
-    local_markdown_files,
-    parse_llms_txt,
-    with_allow_hosts,
+from docorbit_assets.lib.discover import best_candidate, with_allow_hosts
+from docorbit_assets.lib.filefilter import MARKDOWN_SUFFIXES, local_markdown_files, selected_url
+from docorbit_assets.lib.llms_txt import parse_llms_txt
+from docorbit_assets.lib.probe import ProbeContext, is_html, row_error_code, same_host
+from docorbit_assets.lib.providers import sitemap_pages
+from docorbit_assets.lib.secure_fetch import (  # the network door, re-exported for callers
+    FetchLimits,
+    FetchPolicy,
+    Response,
+    fetch_limits,
+    fetcher_for,
+    http_get,
+    source_fetcher,
 )
-from docorbit_assets.lib.secure_fetch import FetchPolicy, SecureFetcher
 from docorbit_serve.errors import BlockedURL, FetchError
 from docorbit_serve.registry import SourceConfig
 from docorbit_serve.schemas import SCHEMAS
@@ -87,116 +80,6 @@ __all__ = [
 
 USER_AGENT = FetchPolicy.user_agent
 MAX_REDIRECTS = FetchPolicy.max_redirects
-
-
-@dataclass(frozen=True)
-class FetchLimits:
-    max_pages: int = 50
-    max_bytes: int = 10 * 1024 * 1024
-    timeout: float = 10.0
-    deadline: float = 30.0
-
-
-def fetch_limits(cfg: SourceConfig) -> FetchLimits:
-    d = FetchLimits()
-    lim = cfg.limits
-    return FetchLimits(
-        max_pages=int(lim.get("max_pages", d.max_pages)),
-        max_bytes=int(lim.get("max_bytes", d.max_bytes)),
-        timeout=float(lim.get("timeout", d.timeout)),
-        deadline=float(lim.get("deadline", d.deadline)),
-    )
-
-
-@dataclass(frozen=True)
-class Response:
-    url: str  # as requested
-    final_url: str  # after redirects
-    status: int
-    headers: dict[str, str]  # lower-cased names
-    body: bytes  # decoded content, at most max_bytes
-    truncated: bool  # the body was cut at max_bytes
-    redirects: int
-    not_modified: bool = False  # 304 to a conditional GET: keep the stored body
-
-    @property
-    def content_type(self) -> str:
-        return self.headers.get("content-type", "")
-
-
-# ---------------------------------------------------------------------------------------------
-# The network function
-
-
-def http_get(
-    url: str,
-    *,
-    timeout: float = 10.0,
-    deadline: float = 30.0,
-    max_bytes: int = 10 * 1024 * 1024,
-    headers: dict[str, str] | None = None,
-    allow_hosts: Sequence[str] = (),
-    limits: Mapping[str, Any] | None = None,
-    etag: str | None = None,
-    last_modified: str | None = None,
-) -> Response:
-    """GET ``url`` through the secure fetcher (policy, pinning, deadline, cap, robots, retries).
-
-    Raises ``BlockedURL`` (policy) or ``FetchError`` (typed ``code``); HTTP error statuses are
-    returned. A body over ``max_bytes`` is cut and marked ``truncated``.
-    """
-    fetcher = fetcher_for(
-        limits, allow_hosts, deadline_s=float(deadline), connect_timeout_s=float(timeout)
-    )
-    r = fetcher.get(
-        url,
-        headers=headers,
-        etag=etag or None,
-        last_modified=last_modified or None,
-        truncate=True,
-        max_bytes=max_bytes,
-    )
-    hdrs: dict[str, str] = {}
-    for k, v in r.headers:
-        hdrs[k] = v
-    return Response(
-        url, r.final_url, r.status, hdrs, r.body, r.truncated, len(r.hops), r.not_modified
-    )
-
-
-def source_fetcher(cfg: SourceConfig) -> SecureFetcher:
-    """The fetcher ``http_get`` uses for this source's limits and allowances (same instance)."""
-    lim = fetch_limits(cfg)
-    return fetcher_for(
-        cfg.limits,
-        cfg.allow_hosts,
-        deadline_s=float(lim.deadline),
-        connect_timeout_s=float(lim.timeout),
-    )
-
-
-def fetcher_for(
-    limits: Mapping[str, Any] | None = None, allow_hosts: Iterable[str] = (), **kw: Any
-) -> SecureFetcher:
-    """The process-wide ``SecureFetcher`` for this policy (robots and politeness state shared)."""
-    policy = FetchPolicy.from_limits(
-        {
-            k: tuple(v) if isinstance(v, list) else v
-            for k, v in dict(limits or {}).items()
-            if k not in _NOT_POLICY
-        },
-        tuple(dict.fromkeys(allow_hosts)),
-        **kw,
-    )
-    return _cached_fetcher(policy)
-
-
-_NOT_POLICY = frozenset({"max_pages", "max_bytes"})  # per-call or per-stage, not fetcher state
-
-
-@functools.lru_cache(maxsize=16)
-def _cached_fetcher(policy: FetchPolicy) -> SecureFetcher:
-    return SecureFetcher(policy)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -364,18 +247,12 @@ def _fetch_single(job: _Job, cand: dict[str, Any]) -> list[dict]:
 
 
 def _selected_url(cfg: SourceConfig, url: str) -> bool:
-    rel = urlsplit(url).path.lstrip("/")
-    if cfg.include and not any(glob_match(rel, p) for p in cfg.include):
-        return False
-    return not any(glob_match(rel, p) for p in cfg.exclude)
+    return selected_url(url, cfg.include, cfg.exclude)
 
 
 def _fetch_sitemap(job: _Job, cand: dict[str, Any]) -> list[dict]:
     """Every page the sitemap lists on the source's site (indexes followed, policy-checked),
     include/exclude applied, up to ``max_pages``; HTML pages are kept as HTML for normalize."""
-    from docorbit_assets.lib.discover import ProbeContext
-    from docorbit_assets.lib.providers import sitemap_pages
-
     ctx = ProbeContext(job.cfg, job.project_root)
     got = sitemap_pages(ctx, cand["url"])
     if not got.pages:
@@ -456,20 +333,11 @@ def _entry_urls(cfg: SourceConfig, index_url: str, text: str) -> list[str]:
         if parts.scheme not in ("http", "https"):
             continue
         url = urlunsplit((parts.scheme, parts.netloc, parts.path or "/", parts.query, ""))
-        if url == index_url or not _same_origin(url, index_url):
+        if url == index_url or not same_host(url, index_url):
             continue
-        rel = parts.path.lstrip("/")
-        if cfg.include and not any(glob_match(rel, p) for p in cfg.include):
-            continue
-        if any(glob_match(rel, p) for p in cfg.exclude):
-            continue
-        urls.add(url)
+        if _selected_url(cfg, url):
+            urls.add(url)
     return sorted(urls)
-
-
-def _same_origin(a: str, b: str) -> bool:
-    pa_, pb = urlsplit(a), urlsplit(b)
-    return (pa_.hostname, pa_.port) == (pb.hostname, pb.port)
 
 
 def _page_rows(job: _Job, urls: Sequence[str], **kw: Any) -> list[dict]:
@@ -593,7 +461,7 @@ def fetch_source(
             f"source {cfg.name!r} has nothing valid to fetch ({reasons or 'nothing discovered'})"
         )
         detail = {"source": cfg.name, "location": cfg.location}
-        blocked = [r for r in rows if '"error_code":"blocked_url"' in r["metadata_json"]]
+        blocked = [r for r in rows if row_error_code(r) == "blocked_url"]
         if blocked and len(blocked) == sum(r["status"] != "valid" for r in rows):
             raise BlockedURL(message, detail={**detail, "urls": [r["url"] for r in blocked]})
         raise FetchError(message, detail=detail)

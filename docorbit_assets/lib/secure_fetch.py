@@ -42,11 +42,12 @@ from __future__ import annotations
 
 import contextvars
 import email.utils
+import functools
 import random
 import threading
 import time
 import zlib
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -62,6 +63,7 @@ from docorbit_assets.lib.netpolicy import (
     resolve,
 )
 from docorbit_serve.errors import BlockedURL, FetchError
+from docorbit_serve.registry import SourceConfig
 
 __all__ = [
     "FETCH_CODES",
@@ -785,3 +787,115 @@ class SecureFetcher:
             truncated=attempt.truncated,
             parser=parser,
         )
+
+
+# ---------------------------------------------------------------------------------------------
+# The network door: the pipeline's one way to the network (discovery, fetching, crawling and
+# package-name resolution all come through here), a thin face over ``SecureFetcher`` with one
+# cached fetcher per policy (robots.txt and politeness state shared within a process).
+
+
+@dataclass(frozen=True)
+class FetchLimits:
+    max_pages: int = 50
+    max_bytes: int = 10 * 1024 * 1024
+    timeout: float = 10.0
+    deadline: float = 30.0
+
+
+def fetch_limits(cfg: SourceConfig) -> FetchLimits:
+    d = FetchLimits()
+    lim = cfg.limits
+    return FetchLimits(
+        max_pages=int(lim.get("max_pages", d.max_pages)),
+        max_bytes=int(lim.get("max_bytes", d.max_bytes)),
+        timeout=float(lim.get("timeout", d.timeout)),
+        deadline=float(lim.get("deadline", d.deadline)),
+    )
+
+
+@dataclass(frozen=True)
+class Response:
+    url: str  # as requested
+    final_url: str  # after redirects
+    status: int
+    headers: dict[str, str]  # lower-cased names
+    body: bytes  # decoded content, at most max_bytes
+    truncated: bool  # the body was cut at max_bytes
+    redirects: int
+    not_modified: bool = False  # 304 to a conditional GET: keep the stored body
+
+    @property
+    def content_type(self) -> str:
+        return self.headers.get("content-type", "")
+
+
+def http_get(
+    url: str,
+    *,
+    timeout: float = 10.0,
+    deadline: float = 30.0,
+    max_bytes: int = 10 * 1024 * 1024,
+    headers: dict[str, str] | None = None,
+    allow_hosts: Sequence[str] = (),
+    limits: Mapping[str, Any] | None = None,
+    etag: str | None = None,
+    last_modified: str | None = None,
+) -> Response:
+    """GET ``url`` through the secure fetcher (policy, pinning, deadline, cap, robots, retries).
+
+    Raises ``BlockedURL`` (policy) or ``FetchError`` (typed ``code``); HTTP error statuses are
+    returned. A body over ``max_bytes`` is cut and marked ``truncated``.
+    """
+    fetcher = fetcher_for(
+        limits, allow_hosts, deadline_s=float(deadline), connect_timeout_s=float(timeout)
+    )
+    r = fetcher.get(
+        url,
+        headers=headers,
+        etag=etag or None,
+        last_modified=last_modified or None,
+        truncate=True,
+        max_bytes=max_bytes,
+    )
+    hdrs: dict[str, str] = {}
+    for k, v in r.headers:
+        hdrs[k] = v
+    return Response(
+        url, r.final_url, r.status, hdrs, r.body, r.truncated, len(r.hops), r.not_modified
+    )
+
+
+def source_fetcher(cfg: SourceConfig) -> SecureFetcher:
+    """The fetcher ``http_get`` uses for this source's limits and allowances (same instance)."""
+    lim = fetch_limits(cfg)
+    return fetcher_for(
+        cfg.limits,
+        cfg.allow_hosts,
+        deadline_s=float(lim.deadline),
+        connect_timeout_s=float(lim.timeout),
+    )
+
+
+def fetcher_for(
+    limits: Mapping[str, Any] | None = None, allow_hosts: Iterable[str] = (), **kw: Any
+) -> SecureFetcher:
+    """The process-wide ``SecureFetcher`` for this policy (robots and politeness state shared)."""
+    policy = FetchPolicy.from_limits(
+        {
+            k: tuple(v) if isinstance(v, list) else v
+            for k, v in dict(limits or {}).items()
+            if k not in _NOT_POLICY
+        },
+        tuple(dict.fromkeys(allow_hosts)),
+        **kw,
+    )
+    return _cached_fetcher(policy)
+
+
+_NOT_POLICY = frozenset({"max_pages", "max_bytes"})  # per-call or per-stage, not fetcher state
+
+
+@functools.lru_cache(maxsize=16)
+def _cached_fetcher(policy: FetchPolicy) -> SecureFetcher:
+    return SecureFetcher(policy)

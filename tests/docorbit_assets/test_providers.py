@@ -8,13 +8,13 @@ from pathlib import Path
 import pytest
 
 from docorbit_assets.lib.discover import (
-    _check_llms_txt,
-    _check_markdown,
     best_candidate,
     discover,
     parse_llms_txt,
     purpose_ranking,
 )
+from docorbit_assets.lib.llms_txt import check_llms_txt
+from docorbit_assets.lib.probe import check_markdown
 from docorbit_assets.lib.providers import frameworks
 from tests.support.http import HTTPX_SITE_URL, Route, serve_routes, serve_site, web_source
 from tests.support.paths import SHARED_DATA
@@ -194,8 +194,8 @@ def _llms_files() -> list[Path]:
 def test_every_real_llms_file_parses(path: Path):
     text = path.read_text(encoding="utf-8-sig")
     doc = parse_llms_txt(text)
-    index_status = _check_llms_txt(text)[0]
-    full_status = _check_markdown(text, "llms-full.txt")[0]
+    index_status = check_llms_txt(text)[0]
+    full_status = check_markdown(text, "llms-full.txt")[0]
     if path.name == "llms-full-guide.txt":  # full content without links: not an index
         assert (index_status, full_status) == ("invalid", "valid")
     else:

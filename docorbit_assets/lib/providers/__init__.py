@@ -1,6 +1,7 @@
-"""Discovery providers for web sites beyond llms.txt / Markdown (which live in ``discover``).
+"""Discovery providers. ``PROVIDERS`` lists every one, in the order ``discover`` runs them: ``local``,
+``llms`` and ``markdown`` (one module each here), then the web providers below.
 
-Every provider has the ``discover.Provider`` interface: ``probe(ctx: ProbeContext) ->
+Every provider has the ``probe.Provider`` interface: ``probe(ctx: ProbeContext) ->
 list[Candidate]``; every network access goes through ``ctx.get`` (the secure fetcher, cached
 per URL) and every URL found in content passes ``ctx.check`` (the URL policy) before it is
 probed. Validation, not guessing: a candidate is ``valid`` only when its payload is what it
@@ -37,20 +38,21 @@ from urllib.parse import urljoin, urlsplit
 
 from docorbit_assets.lib import openapi as _openapi
 from docorbit_assets.lib import sitemap as _sitemap
-from docorbit_assets.lib.discover import (
+from docorbit_assets.lib.probe import (
     Candidate,
     ProbeContext,
     Provider,
     Verdict,
-    _check_markdown,
-    _decode,
     base_urls,
+    check_markdown,
+    decode_text,
     is_html,
     judge,
 )
+from docorbit_assets.lib.providers import llms, local, markdown
 from docorbit_serve.errors import BlockedURL, FetchError
 
-__all__ = ["FRAMEWORKS", "WEB_PROVIDERS", "PageInfo", "page_info"]
+__all__ = ["FRAMEWORKS", "PROVIDERS", "WEB_PROVIDERS", "PageInfo", "page_info", "sitemap_pages"]
 
 _SPEC_PATHS = ("openapi.json", "openapi.yaml", "swagger.json", "v3/api-docs")
 _SPEC_LINK = re.compile(r"(openapi|swagger)[^/]*\.(json|ya?ml)$", re.I)
@@ -265,7 +267,7 @@ def _probe_sitemap(ctx: ProbeContext) -> list[Candidate]:
 
 
 def _skill_md(text: str) -> Verdict:
-    status, conf, why, meta = _check_markdown(text, "skill.md")
+    status, conf, why, meta = check_markdown(text, "skill.md")
     m = re.match(r"\A---\s*\n(.*?)\n---\s*\n", text, re.S)
     if status == "valid" and m:
         fields = dict(re.findall(r"^(name|description):\s*(.+)$", m.group(1), re.M))
@@ -306,7 +308,7 @@ def _probe_skill(ctx: ProbeContext) -> list[Candidate]:
 
 def _text(check: Any) -> Any:
     def validate(resp: Any) -> Verdict:
-        text = _decode(resp.body)
+        text = decode_text(resp.body)
         return ("invalid", 0.0, "not UTF-8 text", {}) if text is None else check(text)
 
     return validate
@@ -410,3 +412,6 @@ WEB_PROVIDERS: list[Provider] = [
     Provider("web", frozenset({"web"}), _probe_web),
     Provider("github", frozenset({"web"}), _probe_github),
 ]
+
+# Every provider, in the order discovery runs them (``discover.PROVIDERS``).
+PROVIDERS: list[Provider] = [local.PROVIDER, llms.PROVIDER, markdown.PROVIDER, *WEB_PROVIDERS]
