@@ -70,6 +70,7 @@ DUPLICATE = 0.8
 MIN_BUDGET = 50
 MAX_BUDGET = 200_000
 _SEP = "\n\n"
+API_SHARE = 0.4  # at most this share of the budget goes to endpoint contracts, pitfalls, examples
 _MIN_EXCERPT = 40  # tokens of content worth packing as a truncated excerpt
 
 
@@ -182,6 +183,14 @@ def pack_context(
     fp = _fingerprint(task, library, version)
     seen = _decode_cursor(cursor, fp) if cursor else []
     seen_set = set(seen)
+    api = None
+    if not seen:  # the first pack leads with the endpoint contracts, pitfalls and examples
+        from docorbit_serve.api.context import api_context
+
+        api = api_context(
+            catalog, task, room=int(budget * API_SHARE), library=library, version=version
+        )
+    full_budget, budget = budget, budget - (api.tokens + 2 if api is not None else 0)
     res = search(catalog, task, library=library, version=version, limit=POOL, backend=backend)
     hits = res.hits
     top = max((h.score for h in hits), default=0.0)
@@ -231,6 +240,13 @@ def pack_context(
         remaining.append(next(h for h in pool if h.chunk_id == drop.chunk_id))
     used = count_tokens(_SEP.join(i.text for i in items))
 
+    api_text = [api.text] if api is not None else []
+    while items and count_tokens(_SEP.join([*api_text, *(i.text for i in items)])) > full_budget:
+        drop = items.pop()
+        remaining.append(next(h for h in pool if h.chunk_id == drop.chunk_id))
+    used = count_tokens(_SEP.join([*api_text, *(i.text for i in items)]))
+    budget = full_budget
+
     packed_ids = {i.chunk_id for i in items}
     for h in remaining:
         if h.chunk_id in packed_ids:
@@ -263,4 +279,5 @@ def pack_context(
         next_cursor=next_cursor,
         truncated=bool(omitted) or any(i.truncated for i in items),
         publish_id=str(catalog.manifest().get("publish_id", "")),
+        api=api,
     )

@@ -215,6 +215,9 @@ def render_context(data: Mapping[str, Any]) -> str:
             f"`{one_line(o.get('chunk_id'), 80)}` ({int(o.get('tokens', 0))} tokens)"
             for o in omitted[:20]
         )
+    api = data.get("api") or {}
+    if api.get("text"):  # endpoint contracts, pitfalls and examples (docorbit_serve.api.context)
+        head += "\n\n" + untrusted_block(str(api["text"]), ref="api")
     if not items:
         return head + "\n\nNothing fits. Raise the budget or use search_docs.\n"
     body = render_hits(str(data.get("task", "")), items, next_cursor=data.get("next_cursor"))

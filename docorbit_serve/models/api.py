@@ -23,6 +23,7 @@ __all__ = [
     "ApiProvenance",
     "ApiResponse",
     "ApiResult",
+    "ContextApi",
     "RecipeEvidence",
     "EndpointContract",
     "ExampleItem",
@@ -240,4 +241,17 @@ class RecipeResult(BaseModel):
     pitfalls: list[PitfallItem] = []
     versions: dict[str, dict[str, Any]] = {}
     notices: list[str] = []
+    untrusted: bool = True
+
+
+class ContextApi(BaseModel):
+    """The API part of an implementation-context pack (``api.context.api_context``): the
+    endpoint contracts packed, the ids of the pitfalls and examples packed, and their rendered
+    blocks (``text``, counted in the pack's ``tokens``)."""
+
+    endpoints: list[EndpointContract] = []
+    pitfalls: list[str] = []
+    examples: list[str] = []
+    text: str = ""
+    tokens: int = 0
     untrusted: bool = True

@@ -18,6 +18,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field
 
+from docorbit_serve.models.api import ContextApi
+
 __all__ = [
     "ContextItem",
     "ContextPack",
@@ -249,11 +251,14 @@ class ContextPack(BaseModel):
     publish_id: str = ""
     versions: dict[str, dict[str, Any]] = {}
     notices: list[str] = []
+    # Endpoint contracts, pitfalls and examples packed before the sections (models/api.py).
+    api: ContextApi | None = None
 
     @property
     def text(self) -> str:
-        """The pack as one Markdown text (blocks joined by a blank line)."""
-        return "\n\n".join(i.text for i in self.items)
+        """The pack as one Markdown text (the API part, then the sections; blank-line joined)."""
+        head = [self.api.text] if self.api is not None and self.api.text else []
+        return "\n\n".join([*head, *(i.text for i in self.items)])
 
 
 class VersionConflict(BaseModel):

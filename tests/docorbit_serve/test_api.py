@@ -235,3 +235,28 @@ def test_examples_and_pitfalls_answer_with_provenance_on_the_spec_sources(catalo
     pf = find_pitfall(catalog, "deprecated", library="openai")
     for p in pf.results:
         assert p.untrusted and p.sentence and p.library == "openai"
+
+
+@pytest.mark.parametrize("budget", [120, 400, 900, 3000])
+def test_implementation_context_packs_the_endpoint_contract_within_its_budget(catalog, budget):
+    from docorbit_serve.context import pack_context
+    from docorbit_serve.tokens import count_tokens
+
+    pack = pack_context(catalog, "create a chat completion", budget=budget, library="openai")
+    assert pack.tokens == count_tokens(pack.text) <= budget
+    if budget >= 400:  # room for the contract block (its share of the budget)
+        assert pack.api is not None and pack.api.untrusted
+        assert (pack.api.endpoints[0].method, pack.api.endpoints[0].path) == (
+            "POST",
+            "/chat/completions",
+        )
+        assert pack.text.startswith("<!-- endpoint POST /chat/completions")
+        assert "Required: body: model, messages" in pack.text
+        assert pack.api.tokens <= budget * 0.4
+
+
+def test_implementation_context_adds_no_api_part_for_an_uncovered_task(catalog):
+    from docorbit_serve.context import pack_context
+
+    pack = pack_context(catalog, "bake sourdough bread at home", budget=2000, library="petstore")
+    assert pack.api is None

@@ -92,3 +92,23 @@ def test_api_tools_turn_bad_input_into_tool_errors(home):
     assert out["unknown"].is_error and "[unknown_library]" in out["unknown"].content[0].text
     assert out["empty"].is_error and "[bad_input]" in out["empty"].content[0].text
     assert out["kind"].is_error and out["limit"].is_error
+
+
+def test_get_implementation_context_carries_the_api_part_quoted(home):
+    async def script(client, out):
+        out["tools"] = {t.name: t for t in (await client.list_tools()).tools}
+        out["r"] = await client.call_tool(
+            "get_implementation_context",
+            {"task": "cancel a fine-tuning job", "library": "openai", "budget": 1500},
+        )
+
+    out = _run(home, script)
+    r = out["r"]
+    assert not r.is_error, r.content
+    jsonschema.validate(
+        r.structured_content, out["tools"]["get_implementation_context"].output_schema
+    )
+    data = r.structured_content
+    assert data["tokens"] <= 1500
+    assert data["api"]["endpoints"][0]["path"] == "/fine_tuning/jobs/{fine_tuning_job_id}/cancel"
+    assert "[BEGIN UNTRUSTED DOC api]" in r.content[0].text
