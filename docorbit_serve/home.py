@@ -8,6 +8,10 @@ Resolution, first match wins:
      ``PROJECT_MARKERS``), stopping before the user's home directory -> ``ROOT/.docorbit``
   5. ``~/.docorbit``
 
+``docorbit init`` is the exception (``init=True``): in a folder with no project marker above it
+(and not the user's home itself), that folder becomes the project, as ``git init`` does:
+``CWD/.docorbit`` with ``CWD/docorbit.toml``, which is a marker from then on.
+
 Layout under home (``Home``):
   tables/<table>/source=<name>/snapshot=<id>/part-0.parquet   immutable once written
   staging/<table>/source=<name>/part-0.parquet                 latest materialization (pipeline only)
@@ -161,8 +165,9 @@ def resolve_home(
     project: str | os.PathLike[str] | None = None,
     cwd: Path | None = None,
     env: dict[str, str] | None = None,
+    init: bool = False,
 ) -> Home:
-    """Apply the resolution ladder in the module docstring."""
+    """Apply the resolution ladder in the module docstring (``init``: ``docorbit init``'s rule)."""
     env = dict(os.environ) if env is None else env
     cwd = (cwd or Path.cwd()).resolve()
     user_home = Path(env.get("HOME") or Path.home())
@@ -180,6 +185,8 @@ def resolve_home(
     found = find_project_root(cwd, stop=user_home)
     if found is not None:
         return Home(found / ".docorbit", found)
+    if init and cwd != user_home.resolve():
+        return Home(cwd / ".docorbit", cwd)
     p = (user_home / ".docorbit").resolve()
     return Home(p, p)
 

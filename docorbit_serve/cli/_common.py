@@ -44,11 +44,14 @@ class _State:
     project: str | None = None
     json: bool = False
 
-    def home(self) -> Home:
+    def home(self, *, init: bool = False) -> Home:
+        """The resolved home; ``init=True`` applies ``docorbit init``'s rule (``home.py``)."""
         given = [x for x in (self.home_opt, self.project) if x] + (["-g"] if self.global_ else [])
         if len(given) > 1:
             raise UsageError("--home, -g/--global and -p/--project are alternatives: give one")
-        return resolve_home(home=self.home_opt, global_=self.global_, project=self.project)
+        return resolve_home(
+            home=self.home_opt, global_=self.global_, project=self.project, init=init
+        )
 
 
 def _set_json(ctx: click.Context, _param: click.Parameter, value: bool) -> bool:

@@ -48,8 +48,15 @@ _HOST_PORT = re.compile(r"^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$")
 @json_option
 @click.pass_obj
 def init(state: _State, hybrid: bool | None) -> None:
-    """Create docorbit.toml in the project root and the home folder (idempotent)."""
-    home = state.home()
+    """Create docorbit.toml in the project root and the home folder (idempotent). In a folder
+    with no project marker above it, that folder becomes the project (as `git init` does)."""
+    home = state.home(init=True)
+    new_project = (
+        home.project_root == Path.cwd().resolve()
+        and home.path == home.project_root / ".docorbit"
+        and not home.config_path.exists()
+        and not (state.home_opt or state.global_ or state.project)
+    )
     if home.project_root != home.path and not home.project_root.is_dir():
         raise InputError(
             f"project folder {home.project_root} does not exist; create it or pass another -p",
@@ -74,8 +81,11 @@ def init(state: _State, hybrid: bool | None) -> None:
         "home_created": home_created,
         "hybrid": reg.hybrid,
     }
+    data["project_created"] = new_project
     verb = "created" if config_created else "exists:"
     text = f"{verb} {home.config_path}\nhome: {home.path}"
+    if new_project:
+        text = f"initialized a DocOrbit project in {home.project_root}\n" + text
     text += "\nsearch: hybrid (dense vectors at ingest)" if reg.hybrid else ""
     if home.path == home.project_root / ".docorbit":  # a project: pin its docs versions
         data["docs_lock"] = _lock_workspace(home, home.project_root, require_dependencies=True)
