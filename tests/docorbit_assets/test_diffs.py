@@ -7,6 +7,7 @@ import shutil
 from pathlib import Path
 
 import pyarrow.parquet as pq
+import pytest
 
 from docorbit_assets.ingest import run_ingest
 from docorbit_assets.lib.diffs import source_diff
@@ -15,6 +16,7 @@ from docorbit_serve.changes.snapshots import list_snapshots
 from docorbit_serve.home import resolve_home
 from docorbit_serve.registry import Registry, SourceConfig, save_registry
 
+pytestmark = pytest.mark.slow  # two real ingests
 PYD = Path(__file__).resolve().parents[2] / "fixtures" / "changes" / "pydantic"
 
 

@@ -39,6 +39,7 @@ def _keys(res, kind, change):
     return sorted(i.key for i in res.items if i.kind == kind and i.change == change)
 
 
+@pytest.mark.slow
 def test_diff_of_two_library_versions_lists_changed_added_pages_not_blank_line_edits(two_versions):
     res = diff(two_versions, "pydantic")
     assert res.mode == "library"
@@ -55,12 +56,14 @@ def test_diff_of_two_library_versions_lists_changed_added_pages_not_blank_line_e
     assert sum(sum(v.values()) for v in res.summary.values()) == res.total == len(res.items)
 
 
+@pytest.mark.slow
 def test_diff_is_identical_when_run_again(two_versions):
     a = diff(two_versions, "pydantic").model_dump_json()
     b = diff(two_versions, "pydantic", from_="2.11.10", to="2.12.5").model_dump_json()
     assert a == b
 
 
+@pytest.mark.slow
 def test_diff_pages_through_a_cursor_without_losing_or_repeating_items(two_versions):
     whole = diff(two_versions, "pydantic")
     seen, cursor = [], None
@@ -80,6 +83,7 @@ def test_diff_pages_through_a_cursor_without_losing_or_repeating_items(two_versi
         )
 
 
+@pytest.mark.slow
 def test_diff_refuses_unknown_library_and_version(two_versions):
     with pytest.raises(UnknownLibrary):
         diff(two_versions, "nosuchlib")
@@ -87,6 +91,7 @@ def test_diff_refuses_unknown_library_and_version(two_versions):
         diff(two_versions, "pydantic", from_="1.0")
 
 
+@pytest.mark.slow
 def test_formatting_only_copy_of_a_page_gives_an_empty_diff(tmp_path, home_factory, ingest_home):
     docs = tmp_path / "docs" / "concepts"
     docs.mkdir(parents=True)

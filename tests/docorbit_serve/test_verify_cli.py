@@ -14,6 +14,7 @@ from click.testing import CliRunner
 from docorbit_serve.cli import cli
 from docorbit_serve.registry import SourceConfig
 
+pytestmark = pytest.mark.slow  # one real ingest of three spec versions (~1 min)
 FIX = Path(__file__).resolve().parents[2] / "fixtures" / "changes"
 VERSIONS = ("1.3.0", "2.0.0", "2023-11-06-devday")
 
@@ -198,7 +199,9 @@ def test_mcp_change_tools_answer_through_the_sdk_and_match_their_output_schemas(
     assert diff2.structured_content == d  # deterministic
     assert "BEGIN UNTRUSTED DOC" in diff1.content[0].text
     hits = impact.structured_content["hits"]
-    assert {("ws/src/app.py", 11), ("ws/scripts/answers.sh", 3)} <= {(h["file"], h["line"]) for h in hits}
+    assert {("ws/src/app.py", 11), ("ws/scripts/answers.sh", 3)} <= {
+        (h["file"], h["line"]) for h in hits
+    }
     assert outside.is_error and "[bad_input]" in outside.content[0].text
 
 
