@@ -4,8 +4,17 @@
 Contract (every function is deterministic; rows sorted by ``id``, ``links`` by
 ``(page_id, chunk_id, url, text)``; schemas from ``docorbit_serve.schemas``):
 
-- ``extract_examples(chunks)``: one row per non-empty fenced code block of a chunk;
-  ``id = stable_id("e_", chunk_id, <block index>)``, ``tokens = count_tokens(code)``.
+- ``extract_examples(chunks, source_root=None)``: one row per non-empty fenced code block of a
+  chunk, ``id = stable_id("e_", chunk_id, <block index>)``, ``tokens = count_tokens(code)``;
+  and one per include marker outside fences (fastapi ``{* ../../docs_src/x.py *}``),
+  ``id = stable_id("e_", chunk_id, "include", <line index>)``. ``language`` from the fence info
+  string (``examples.example_language``: never an attribute such as ``hl_lines="5"``);
+  ``framework`` (``examples.detect_framework``), ``symbols`` (imports, calls and definitions),
+  ``endpoints`` (route registrations, curl, ``METHOD /path`` in http/shell blocks, HTTP client
+  calls with a literal URL). A marker (or a block that is only a ``--8<--`` snippet line) is
+  replaced by the file it names when ``source_root`` is given and the file exists under
+  ``include_root(source_root)``; else the row keeps the marker as ``code`` with
+  ``missing_code = true`` (and no framework, symbols or endpoints).
 - ``extract_links(pages, chunks)``: one row per distinct (chunk, url, text) link outside code,
   URLs resolved against the page URL; ``target_page_id`` is the id of the page of the same
   source the link points at (fragment ignored; ``x.md``, ``x/`` → ``x.md`` / ``x/index.md``
@@ -71,6 +80,16 @@ from docorbit_assets.lib.endpoints import (
     parse_spec,
     render_markdown,
 )
+from docorbit_assets.lib.examples import (
+    MAX_SYMBOLS,
+    client_endpoints,
+    code_symbols,
+    detect_framework,
+    example_language,
+    include_markers,
+    language_of_path,
+    resolve_include,
+)
 from docorbit_assets.lib.markdown_scan import Scan, admonitions, iter_links, scan_markdown
 from docorbit_assets.lib.normalize import page_paths
 from docorbit_assets.lib.openapi import SpecError
@@ -80,6 +99,7 @@ from docorbit_serve.tokens import count_tokens
 
 __all__ = [
     "example_id",
+    "include_root",
     "extract_endpoints",
     "extract_examples",
     "extract_links",
@@ -114,26 +134,72 @@ def example_id(chunk_id: str, index: int) -> str:
     return stable_id("e_", chunk_id, str(index))
 
 
-def extract_examples(chunks: pa.Table) -> pa.Table:
-    """One ``EXAMPLES`` row per non-empty code block of every chunk."""
+def extract_examples(chunks: pa.Table, source_root: Path | None = None) -> pa.Table:
+    """One ``EXAMPLES`` row per non-empty code block of every chunk, plus one per include
+    marker (``examples.include_markers``), resolved under ``source_root`` when given."""
     rows = []
+    root = include_root(source_root) if source_root is not None else None
     for c in chunks.to_pylist():
-        for k, block in enumerate(c["code_blocks"] or []):
+        scan = scan_markdown(c["text"])
+        blocks = c["code_blocks"] or []
+        infos = [f.info for f in scan.fences] if len(scan.fences) == len(blocks) else []
+        page_dir = (source_root / c["path"]).parent if source_root is not None else None
+        for k, block in enumerate(blocks):
             if not block["code"].strip():
                 continue
-            rows.append(
-                {
-                    "id": example_id(c["id"], k),
-                    **_provenance(c),
-                    "language": block["language"],
-                    "code": block["code"],
-                    "heading": c["heading"],
-                    "path": c["path"],
-                    "anchor": c["anchor"],
-                    "tokens": count_tokens(block["code"]),
-                }
-            )
+            language = example_language(infos[k] if infos else "", block["language"])
+            code, missing = block["code"], False
+            marker = include_markers(code.split("\n"), [False] * (code.count("\n") + 1))
+            if len(marker) == 1 and len(code.strip().split("\n")) == 1:
+                code, missing = _included(marker[0][1], page_dir, root, code)
+            rows.append(_example_row(c, example_id(c["id"], k), language, code, missing))
+        for i, path in include_markers(scan.lines, scan.in_fence):
+            if scan.in_fence[i]:
+                continue  # a snippet inside a fence is that fence's block, handled above
+            code, missing = _included(path, page_dir, root, scan.lines[i].strip())
+            eid = stable_id("e_", c["id"], "include", str(i))
+            rows.append(_example_row(c, eid, language_of_path(path), code, missing))
     return _table("examples", _dedupe(rows))
+
+
+def include_root(source_root: Path) -> Path:
+    """Where include markers may read from: the nearest ancestor (at most 4 levels up) of the
+    source folder that is a project root (``.git``, ``pyproject.toml``, ``package.json``), else
+    the source folder itself."""
+    here = source_root.resolve()
+    for folder in [here, *here.parents][:5]:
+        if any((folder / m).exists() for m in (".git", "pyproject.toml", "package.json")):
+            return folder
+    return here
+
+
+def _included(path: str, page_dir: Path | None, root: Path | None, marker: str) -> tuple[str, bool]:
+    text = resolve_include(path, page_dir, root) if page_dir and root else None
+    return (text, False) if text is not None else (marker, True)
+
+
+def _example_row(
+    c: dict[str, Any], eid: str, language: str, code: str, missing: bool
+) -> dict[str, Any]:
+    found = _code_symbols(language, code) if not missing else []
+    endpoints = {q for q, kind, _, _ in found if kind == "endpoint"}
+    endpoints.update(client_endpoints(code) if not missing else [])
+    defined = {q for q, kind, _, _ in found if kind in ("class", "function", "method")}
+    symbols = set(code_symbols(language, code)) | defined if not missing else set()
+    return {
+        "id": eid,
+        **_provenance(c),
+        "language": language,
+        "code": code,
+        "heading": c["heading"],
+        "path": c["path"],
+        "anchor": c["anchor"],
+        "tokens": count_tokens(code),
+        "framework": "" if missing else detect_framework(language, code),
+        "symbols": sorted(symbols)[:MAX_SYMBOLS],
+        "endpoints": sorted(endpoints),
+        "missing_code": missing,
+    }
 
 
 def _dedupe(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
