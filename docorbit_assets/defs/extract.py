@@ -7,6 +7,7 @@ aside), the snapshot's rows are reused instead of extracting again (``lib/refres
 # No `from __future__ import annotations`: Dagster reads these signatures' annotations.
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import dagster as dg
@@ -74,13 +75,17 @@ def endpoints(context: dg.AssetExecutionContext, docorbit: DocOrbitResource, fet
 
 @dg.asset(**_spec("examples"))
 def examples(context: dg.AssetExecutionContext, docorbit: DocOrbitResource, chunks: pa.Table):
-    """Code examples with the section they illustrate."""
+    """Code examples with the section they illustrate (include markers resolved from a local
+    source's tree)."""
+    cfg = docorbit.source(context.partition_key)
+    folder = Path(cfg.resolved_location(docorbit.resolve().project_root))
+    source_root = folder if not cfg.is_web and folder.is_dir() else None
     yield from _table(
         "examples",
         context.partition_key,
         docorbit,
         {"chunks": chunks},
-        lambda: lib_extract.extract_examples(chunks),
+        lambda: lib_extract.extract_examples(chunks, source_root),
     )
 
 
