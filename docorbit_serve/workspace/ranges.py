@@ -53,7 +53,10 @@ __all__ = [
     "is_valid_spec",
     "maven_compare",
     "pub_to_npm",
+    "SCHEMES",
+    "VersionScheme",
     "satisfies",
+    "scheme",
 ]
 
 
@@ -461,46 +464,144 @@ def _npm_range(spec: str) -> str:
     return s
 
 
+def _pypi_satisfies(version: str, spec: str) -> bool:
+    try:
+        return _pypi_set(spec).contains(Version(version), prereleases=True)
+    except InvalidVersion:
+        return False
+
+
+def _npm_satisfies(version: str, spec: str) -> bool:
+    return bool(nodesemver.satisfies(version, _npm_range(spec), True))
+
+
+def _pub_satisfies(version: str, spec: str) -> bool:
+    return bool(nodesemver.satisfies(version, _npm_range(pub_to_npm(spec)), True))
+
+
+def _allows(constraint: Callable[[str], Constraint]) -> Callable[[str, str], bool]:
+    """``satisfies`` for a constraint parser (composer, rubygems)."""
+
+    def check(version: str, spec: str) -> bool:
+        c = constraint(spec)  # an unreadable spec raises InvalidSpec
+        try:
+            return bool(c.allows(version))
+        except InvalidSpec:
+            return False
+
+    return check
+
+
+def _go_satisfies_spec(version: str, spec: str) -> bool:
+    _go_semver(spec)
+    try:
+        return _go_satisfies(version, spec)
+    except InvalidSpec:
+        return False
+
+
+def _pin(pattern: str, group: int = 1) -> Callable[[str], str | None]:
+    def pin(s: str) -> str | None:
+        m = re.fullmatch(pattern, s)
+        return m.group(group) if m else None
+
+    return pin
+
+
+def _npm_pin(s: str) -> str | None:
+    if not s or s.startswith(("^", "~")):
+        return None
+    valid = nodesemver.valid(s.lstrip("="), True)  # a SemVer object: the pin is its text
+    return str(valid) if valid is not None else None
+
+
+def _go_pin(s: str) -> str | None:
+    return s if _GO_VERSION.match(s) else None
+
+
+def _maven_pin(s: str) -> str | None:
+    if re.fullmatch(r"\[([^,\[\]()]+)\]", s):
+        return s[1:-1].strip()
+    return s if s and s[0] not in "[(" and "${" not in s else None
+
+
+def _pypi_compare(a: str, b: str) -> int:
+    try:
+        va, vb = Version(a), Version(b)
+    except InvalidVersion as e:
+        raise InvalidSpec(str(e), detail={"versions": [a, b]}) from e
+    return -1 if va < vb else (1 if va > vb else 0)
+
+
+def _semver_compare(a: str, b: str) -> int:
+    try:
+        return int(nodesemver.compare(a, b, True))
+    except (ValueError, TypeError) as e:
+        raise InvalidSpec(f"not semver: {a!r} / {b!r}", detail={"versions": [a, b]}) from e
+
+
+@dataclass(frozen=True)
+class VersionScheme:
+    """How one ecosystem reads versions and ranges; each reader in ``ecosystems/`` names its own
+    (``SCHEME``), and ``SCHEMES`` holds them by ecosystem name (no if-chains over names).
+
+    ``satisfies(version, spec)`` (``InvalidSpec`` when the spec is unreadable), ``exact_pin(spec)``
+    (the one version a pin allows, else None), ``compare(a, b)`` (-1/0/1) and ``probe``: a
+    version any readable spec can be tested against (``is_valid_spec``).
+    """
+
+    name: str
+    satisfies: Callable[[str, str], bool]
+    exact_pin: Callable[[str], str | None]
+    compare: Callable[[str, str], int] = _semver_compare
+    probe: str = "0.0.0"
+
+
+SCHEMES: dict[str, VersionScheme] = {
+    s.name: s
+    for s in (
+        VersionScheme("pypi", _pypi_satisfies, _pin(r"(===?)\s*([^\s,;*]+)", 2), _pypi_compare),
+        VersionScheme("npm", _npm_satisfies, _npm_pin),
+        VersionScheme("pub", _pub_satisfies, _npm_pin),
+        VersionScheme("cargo", _cargo_satisfies, _pin(r"=\s*(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?)")),
+        VersionScheme(
+            "composer",
+            _allows(composer_constraint),
+            _pin(r"(?:==?)?\s*(v?\d+(?:\.\d+){2,3}(?:-[0-9A-Za-z.]+)?)"),
+            composer_compare,
+        ),
+        VersionScheme(
+            "rubygems",
+            _allows(gem_requirement),
+            _pin(r"=?\s*(\d+(?:\.[0-9A-Za-z]+)*)"),
+            gem_compare,
+            probe="0",
+        ),
+        VersionScheme("go", _go_satisfies_spec, _go_pin, go_compare, probe="v0.0.0"),
+        VersionScheme("maven", _maven_satisfies, _maven_pin, maven_compare),
+    )
+}
+
+
+def scheme(ecosystem: str) -> VersionScheme:
+    """The ``VersionScheme`` of ``ecosystem``; ``InvalidSpec`` for an unknown one."""
+    try:
+        return SCHEMES[ecosystem]
+    except KeyError:
+        raise InvalidSpec(
+            f"unknown ecosystem {ecosystem!r}", detail={"ecosystem": ecosystem}
+        ) from None
+
+
 def satisfies(ecosystem: str, version: str, spec: str) -> bool:
     """Whether ``version`` meets ``spec`` under ``ecosystem``'s rules; InvalidSpec if unreadable."""
-    if ecosystem == "pypi":
-        try:
-            return _pypi_set(spec).contains(Version(version), prereleases=True)
-        except InvalidVersion:
-            return False
-    if ecosystem == "npm":
-        return bool(nodesemver.satisfies(version, _npm_range(spec), True))
-    if ecosystem == "pub":
-        return bool(nodesemver.satisfies(version, _npm_range(pub_to_npm(spec)), True))
-    if ecosystem == "cargo":
-        return _cargo_satisfies(version, spec)
-    if ecosystem == "composer":
-        c = composer_constraint(spec)
-        try:
-            return c.allows(version)
-        except InvalidSpec:
-            return False
-    if ecosystem == "rubygems":
-        c = gem_requirement(spec)
-        try:
-            return c.allows(version)
-        except InvalidSpec:
-            return False
-    if ecosystem == "go":
-        _go_semver(spec)
-        try:
-            return _go_satisfies(version, spec)
-        except InvalidSpec:
-            return False
-    if ecosystem == "maven":
-        return _maven_satisfies(version, spec)
-    raise InvalidSpec(f"unknown ecosystem {ecosystem!r}", detail={"ecosystem": ecosystem})
+    return scheme(ecosystem).satisfies(version, spec)
 
 
 def is_valid_spec(ecosystem: str, spec: str) -> bool:
-    probe = {"go": "v0.0.0", "rubygems": "0", "composer": "0.0.0"}.get(ecosystem, "0.0.0")
     try:
-        satisfies(ecosystem, probe, spec)
+        sch = scheme(ecosystem)
+        sch.satisfies(sch.probe, spec)
     except InvalidSpec:
         return False
     return True
@@ -508,47 +609,11 @@ def is_valid_spec(ecosystem: str, spec: str) -> bool:
 
 def exact_pin(ecosystem: str, spec: str) -> str | None:
     """The single version ``spec`` allows when it is a pin (``==1.2.3``, ``=1.2.3``, go ``v1.2.3``)."""
-    s = spec.strip()
-    if ecosystem == "pypi":
-        m = re.fullmatch(r"(===?)\s*([^\s,;*]+)", s)
-        return m.group(2) if m else None
-    if ecosystem in ("npm", "pub"):
-        return nodesemver.valid(s.lstrip("="), True) if s and not s.startswith(("^", "~")) else None
-    if ecosystem == "cargo":
-        m = re.fullmatch(r"=\s*(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?)", s)
-        return m.group(1) if m else None
-    if ecosystem == "composer":
-        m = re.fullmatch(r"(?:==?)?\s*(v?\d+(?:\.\d+){2,3}(?:-[0-9A-Za-z.]+)?)", s)
-        return m.group(1) if m else None
-    if ecosystem == "rubygems":
-        m = re.fullmatch(r"=?\s*(\d+(?:\.[0-9A-Za-z]+)*)", s)
-        return m.group(1) if m else None
-    if ecosystem == "go":
-        return s if _GO_VERSION.match(s) else None
-    if ecosystem == "maven":
-        if re.fullmatch(r"\[([^,\[\]()]+)\]", s):
-            return s[1:-1].strip()
-        return s if s and s[0] not in "[(" and "${" not in s else None
-    return None
+    sch = SCHEMES.get(ecosystem)
+    return sch.exact_pin(spec.strip()) if sch is not None else None
 
 
 def compare_versions(ecosystem: str, a: str, b: str) -> int:
     """Order two versions under the ecosystem's rules (InvalidSpec if either is unreadable)."""
-    if ecosystem == "go":
-        return go_compare(a, b)
-    if ecosystem == "rubygems":
-        return gem_compare(a, b)
-    if ecosystem == "composer":
-        return composer_compare(a, b)
-    if ecosystem == "maven":
-        return maven_compare(a, b)
-    if ecosystem == "pypi":
-        try:
-            va, vb = Version(a), Version(b)
-        except InvalidVersion as e:
-            raise InvalidSpec(str(e), detail={"versions": [a, b]}) from e
-        return -1 if va < vb else (1 if va > vb else 0)
-    try:
-        return nodesemver.compare(a, b, True)
-    except (ValueError, TypeError) as e:
-        raise InvalidSpec(f"not semver: {a!r} / {b!r}", detail={"versions": [a, b]}) from e
+    sch = SCHEMES.get(ecosystem)
+    return (sch.compare if sch is not None else _semver_compare)(a, b)

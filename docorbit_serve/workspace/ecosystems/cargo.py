@@ -14,7 +14,7 @@ from typing import Any
 
 from docorbit_serve.workspace.ecosystems._common import make_dependency
 from docorbit_serve.workspace.model import Dependency
-from docorbit_serve.workspace.ranges import InvalidSpec, compare_versions, satisfies
+from docorbit_serve.workspace.ranges import InvalidSpec, compare_versions, satisfies, scheme
 from docorbit_serve.workspace.scan_context import ScanContext
 
 __all__ = ["read"]
@@ -150,3 +150,7 @@ def _locked_version(index: dict[str, Any], crate: str | None, name: str, spec: s
         if compare_versions("cargo", v, best) > 0:
             best = v
     return best
+
+
+# The version scheme this reader's specs and versions are read with (``ranges.SCHEMES``).
+SCHEME = scheme("cargo")

@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 
 from docorbit_serve.workspace.model import Dependency
-from docorbit_serve.workspace.ranges import exact_pin
+from docorbit_serve.workspace.ranges import exact_pin, scheme
 from docorbit_serve.workspace.scan_context import ScanContext
 
 __all__ = ["parse_go_mod", "read"]
@@ -118,3 +118,7 @@ def read(ctx: ScanContext, folder: Path, names: frozenset[str]) -> list[Dependen
             )
         )
     return deps
+
+
+# The version scheme this reader's specs and versions are read with (``ranges.SCHEMES``).
+SCHEME = scheme("go")

@@ -17,7 +17,7 @@ from pathlib import Path
 from lxml import etree
 
 from docorbit_serve.workspace.model import Dependency
-from docorbit_serve.workspace.ranges import exact_pin
+from docorbit_serve.workspace.ranges import exact_pin, scheme
 from docorbit_serve.workspace.scan_context import ScanContext, Unreadable
 
 __all__ = ["read"]
@@ -147,3 +147,7 @@ def read(ctx: ScanContext, folder: Path, names: frozenset[str]) -> list[Dependen
             version = fill(parent_gav[2], "parent")
         add(name, spec or "", version, (_text(d, "scope") or "") == "test")
     return out
+
+
+# The version scheme this reader's specs and versions are read with (``ranges.SCHEMES``).
+SCHEME = scheme("maven")

@@ -15,6 +15,7 @@ from typing import Any
 
 from docorbit_serve.workspace.ecosystems._common import make_dependency
 from docorbit_serve.workspace.model import Dependency
+from docorbit_serve.workspace.ranges import scheme
 from docorbit_serve.workspace.scan_context import ScanContext
 
 __all__ = ["read"]
@@ -183,3 +184,7 @@ def _yarn_lock(text: str):
         return versions.pop() if len(versions) == 1 else None
 
     return find
+
+
+# The version scheme this reader's specs and versions are read with (``ranges.SCHEMES``).
+SCHEME = scheme("npm")

@@ -11,6 +11,7 @@ from typing import Any
 
 from docorbit_serve.workspace.ecosystems._common import make_dependency
 from docorbit_serve.workspace.model import Dependency
+from docorbit_serve.workspace.ranges import scheme
 from docorbit_serve.workspace.scan_context import ScanContext
 
 __all__ = ["read"]
@@ -77,3 +78,7 @@ def _spec(value: Any) -> str | None:
         v = value.get("version")
         return str(v) if v is not None else "any"
     return None
+
+
+# The version scheme this reader's specs and versions are read with (``ranges.SCHEMES``).
+SCHEME = scheme("pub")

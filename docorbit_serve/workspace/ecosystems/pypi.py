@@ -20,7 +20,7 @@ from packaging.utils import canonicalize_name
 
 from docorbit_serve.workspace.ecosystems._common import make_dependency
 from docorbit_serve.workspace.model import Dependency
-from docorbit_serve.workspace.ranges import InvalidSpec, compare_versions, satisfies
+from docorbit_serve.workspace.ranges import InvalidSpec, compare_versions, satisfies, scheme
 from docorbit_serve.workspace.scan_context import ScanContext
 
 __all__ = ["read"]
@@ -238,3 +238,7 @@ def _locked_version(index: dict[str, Any], project: str | None, name: str, spec:
         if best is None or compare_versions("pypi", v, best) > 0:
             best = v
     return best
+
+
+# The version scheme this reader's specs and versions are read with (``ranges.SCHEMES``).
+SCHEME = scheme("pypi")

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from docorbit_serve.workspace.ecosystems._common import make_dependency
 from docorbit_serve.workspace.model import Dependency
+from docorbit_serve.workspace.ranges import scheme
 from docorbit_serve.workspace.scan_context import ScanContext
 
 __all__ = ["parse_gemfile", "parse_gemfile_lock", "read"]
@@ -152,3 +153,7 @@ def read(ctx: ScanContext, folder: Path, names: frozenset[str]) -> list[Dependen
             )
         )
     return deps
+
+
+# The version scheme this reader's specs and versions are read with (``ranges.SCHEMES``).
+SCHEME = scheme("rubygems")
