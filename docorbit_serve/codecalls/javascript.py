@@ -33,6 +33,10 @@ __all__ = ["js_calls"]
 _VERBS = {"get", "post", "put", "patch", "delete", "head", "options"}
 _DATA_VERBS = {"post", "put", "patch"}
 _NODE_BUILTINS = {"fs", "path", "url", "http", "https", "crypto", "events", "stream", "util", "os"}
+_JS_GLOBALS = {"Map", "Set", "WeakMap", "WeakSet", "URL", "URLSearchParams", "Date", "Error",
+               "Promise", "Headers", "Request", "Response", "FormData", "AbortController",
+               "RegExp", "Array", "Object", "Blob", "File", "TextEncoder", "TextDecoder",
+               "Proxy", "Intl", "Worker", "WebSocket", "EventSource", "XMLHttpRequest"}  # fmt: skip
 _NOT_FIELDS = {"json", "text", "status", "ok", "headers", "then", "catch", "statusText"}
 
 
@@ -109,6 +113,12 @@ class _File:
         self.objects: dict[str, Node] = {}
         self.axios: dict[str, str | None] = {}  # axios and its instances -> baseURL
         self.sdk: dict[str, str] = {}
+        self.axios_headers: dict[str, list[str]] = {}
+        self.classes = {
+            _text(n.child_by_field_name("name"))
+            for n in _walk(self.root)
+            if n.type in ("class_declaration", "class")
+        }
         self._collect()
 
     # ----------------------------------------------------------------- declarations
@@ -145,6 +155,8 @@ class _File:
                 mod = self.imports.get(head, "")
                 if ctor and mod and not mod.startswith(".") and mod not in _NODE_BUILTINS:
                     self.sdk[name] = f"{mod}:{ctor}"
+                elif ctor and not mod and head not in _JS_GLOBALS and head not in self.classes:
+                    self.sdk[name] = f"?:{ctor}"  # a snippet's `new OpenAI()` without its import
 
     def _import(self, n: Node) -> None:
         src = n.child_by_field_name("source")
@@ -173,9 +185,16 @@ class _File:
             cfg = _unwrap(args[0]) if args else None
             base = self._object_value(cfg, "baseURL") if cfg is not None else None
             self.axios[name] = self.string(base)[0] if base is not None else None
+            heads, _ = self.keys(self._object_value(cfg, "headers"))
+            self.axios_headers[name] = [h.lower() for h in heads]
 
     def _is_axios(self, name: str) -> bool:
-        return name in self.axios or self.imports.get(name) == "axios"
+        # an import or require of axios, an instance, or the global of a snippet/browser page
+        return (
+            name in self.axios
+            or self.imports.get(name) == "axios"
+            or (name == "axios" and name not in self.imports)
+        )
 
     # ----------------------------------------------------------------- values
 
@@ -335,10 +354,14 @@ class _File:
                 else None
             )
             mth = verb.upper()
-        return self._make(
+        call = self._make(
             node, "axios", mth, base, url_node, dyn,
             self._object_value(cfg, "params"), data, self._object_value(cfg, "headers"),
         )  # fmt: skip
+        extra = self.axios_headers.get(inst, [])
+        if extra:
+            call.headers = sorted(set(call.headers) | set(extra))
+        return call
 
     def _make(
         self,

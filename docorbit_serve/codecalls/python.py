@@ -33,6 +33,7 @@ HTTP_MODULES = {"requests", "httpx", "aiohttp"}
 VERBS = {"get", "post", "put", "patch", "delete", "head", "options"}
 _SESSION_CLASSES = {"Session", "Client", "AsyncClient", "ClientSession"}
 _STDLIB = set(sys.stdlib_module_names)
+_PY_BUILTIN_CLASSES = {"Exception", "ValueError", "TypeError", "KeyError", "RuntimeError"}
 _NOT_FIELDS = {
     "status_code",
     "status",
@@ -56,6 +57,7 @@ _NOT_FIELDS = {
 class _Session:
     module: str
     base: str | None = None
+    headers: list[str] = field(default_factory=list)  # default headers sent by every call
 
 
 @dataclass
@@ -65,6 +67,7 @@ class _Scope:
     sessions: dict[str, _Session] = field(default_factory=dict)
     sdk_objects: dict[str, str] = field(default_factory=dict)  # var -> class origin
     dicts: dict[str, ast.expr] = field(default_factory=dict)
+    classes: set[str] = field(default_factory=set)  # classes defined in the file
 
 
 def _name(node: ast.AST) -> str | None:
@@ -108,6 +111,8 @@ def _collect(tree: ast.Module) -> _Scope:
                 n = _name(item.optional_vars) if item.optional_vars else None
                 if n:
                     assigned.setdefault(n, []).append(item.context_expr)
+        elif isinstance(node, ast.ClassDef):
+            scope.classes.add(node.name)
     for n, values in assigned.items():
         if len(values) != 1:
             continue  # assigned more than once: its value is not static
@@ -118,6 +123,7 @@ def _collect(tree: ast.Module) -> _Scope:
             scope.dicts[n] = v
         elif isinstance(v, ast.Call):
             _bind_call(scope, n, v)
+    _session_headers(scope, tree)
     return scope
 
 
@@ -130,14 +136,42 @@ def _bind_call(scope: _Scope, var: str, call: ast.Call) -> None:
     last = origin.rsplit(".", 1)[-1]
     if root in HTTP_MODULES and last in _SESSION_CLASSES:
         base = _kw(call, "base_url")
-        scope.sessions[var] = _Session(root, _const_str(scope, base) if base is not None else None)
+        heads, _ = _dict_keys(scope, _kw(call, "headers"))
+        scope.sessions[var] = _Session(
+            root, _const_str(scope, base) if base is not None else None, [h.lower() for h in heads]
+        )
     elif (
         root not in _STDLIB
         and root not in HTTP_MODULES
         and last[:1].isupper()
-        and fn.split(".")[0] in scope.imports
+        # imported from a package, or a snippet's bare `OpenAI()` (not a class of this file)
+        and (fn.split(".")[0] in scope.imports or ("." not in fn and fn not in scope.classes))
+        and fn not in _PY_BUILTIN_CLASSES
     ):
         scope.sdk_objects[var] = origin
+
+
+def _session_headers(scope: _Scope, tree: ast.Module) -> None:
+    """``s.headers.update({...})`` and ``s.headers["X"] = …`` add default headers."""
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "update"
+            and isinstance(node.func.value, ast.Attribute)
+            and node.func.value.attr == "headers"
+            and node.args
+        ):
+            sess = scope.sessions.get(_name(node.func.value.value) or "")
+            if sess is not None:
+                keys, _ = _dict_keys(scope, node.args[0])
+                sess.headers += [k.lower() for k in keys]
+        elif isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Subscript):
+            t = node.targets[0]
+            if isinstance(t.value, ast.Attribute) and t.value.attr == "headers":
+                sess = scope.sessions.get(_name(t.value.value) or "")
+                if sess is not None and isinstance(t.slice, ast.Constant):
+                    sess.headers.append(str(t.slice.value).lower())
 
 
 def _kw(call: ast.Call, name: str) -> ast.expr | None:
@@ -240,8 +274,10 @@ def _http_call(scope: _Scope, call: ast.Call, lines: list[str], file: str) -> Ap
     origin = _origin(scope, fn)
     session = scope.sessions.get(head) if head else None
     module = origin.split(".")[0]
+    extra_headers: list[str] = []
     if session is not None and verb in VERBS | {"request", "stream"}:
         client, base = session.module, session.base
+        extra_headers = session.headers
     elif (
         module in HTTP_MODULES and origin.count(".") == 1 and verb in VERBS | {"request", "stream"}
     ):
@@ -265,6 +301,7 @@ def _http_call(scope: _Scope, call: ast.Call, lines: list[str], file: str) -> Ap
         query=_kw(call, "params"),
         bodies=[_kw(call, "json"), _kw(call, "data"), _kw(call, "files")],
         headers=_kw(call, "headers"),
+        default_headers=extra_headers,
     )  # fmt: skip
 
 
@@ -305,6 +342,7 @@ def _finish(
     bodies: list[ast.expr | None],
     headers: ast.expr | None,
     opaque_body: bool = False,
+    default_headers: list[str] | None = None,
 ) -> ApiCall:
     text, _ = _template(scope, url_node, 0)
     if text is None and url_node is not None:
@@ -327,6 +365,7 @@ def _finish(
     if opaque_body:
         dynamic.append("body")
     hkeys, ok = _dict_keys(scope, headers)
+    hkeys = hkeys + list(default_headers or [])
     if not ok:
         dynamic.append("headers")
     return ApiCall(

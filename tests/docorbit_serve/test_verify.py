@@ -183,3 +183,23 @@ def test_verification_hints_name_required_fields_auth_and_deprecation(contract):
     assert "required body fields: messages, model" in a["checks"]
     assert any(c.startswith("send credentials: header Authorization") for c in a["checks"])
     assert b["checks"][-1].startswith("deprecated")
+
+
+BARE = [  # snippets as agents paste them: no imports, default headers on sessions/instances
+    ("python", 'import requests\ns = requests.Session()\ns.headers.update({"Authorization": "Bearer k"})\ns.get("https://api.openai.com/v1/models")', "verified", "GET /models"),
+    ("python", 'import httpx\nc = httpx.Client(base_url="https://api.openai.com/v1", headers={"Authorization": "k"})\nc.get("/engines")', "mismatch", "GET /engines"),
+    ("python", 'resp = requests.post("https://api.openai.com/v1/embeddings", json={"input": "x"}, headers={"Authorization": "k"})', "mismatch", "POST /embeddings"),
+    ("python", "client = OpenAI()\nclient.moderations.create(input='x')", "verified", "POST /moderations"),
+    ("javascript", "const r = await axios.post('https://api.openai.com/v1/answers', { question: 'q' });", "mismatch", "POST /answers"),
+    ("javascript", "const api = axios.create({ baseURL: 'https://api.openai.com/v1', headers: { Authorization: 'k' } });\nawait api.get('/models');", "verified", "GET /models"),
+    ("typescript", "const openai = new OpenAI({ apiKey });\nawait openai.files.list();", "verified", "GET /files"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("language", "code", "status", "endpoint"), BARE)
+def test_snippets_without_imports_or_with_default_headers(
+    contract, language, code, status, endpoint
+):
+    (call,) = extract_calls(code, language=language)
+    report = verify_calls([call], contract).calls[0]
+    assert (report.status, report.endpoint) == (status, endpoint), report.model_dump()
