@@ -7,9 +7,9 @@ import pytest
 from docorbit_assets.lib.crawl import CrawlLimits, crawl, extract_links
 from docorbit_assets.lib.secure_fetch import FetchPolicy, SecureFetcher
 from docorbit_serve.errors import BlockedURL
-from tests.support.net import SHARED_DATA, serve_directory, serve_routes, tripwire
+from tests.support.net import KIT_DATA, serve_directory, serve_routes, tripwire
 
-SITE = SHARED_DATA / "site" / "httpx"
+SITE = KIT_DATA / "site" / "httpx"
 # every page of the built site: the folders holding an index.html
 SITE_PAGES = sorted(
     "/" if (rel := p.parent.relative_to(SITE).as_posix()) == "." else f"/{rel}/"

@@ -15,9 +15,9 @@ from docorbit_assets.lib.discover import (
 from docorbit_serve.registry import SourceConfig
 from docorbit_serve.schemas import SCHEMAS
 from tests.support.http import Route, serve_directory, serve_routes, web_source
-from tests.support.paths import FIXTURE_SITE, SHARED_DATA
+from tests.support.paths import FIXTURE_SITE, KIT_DATA
 
-LLMS = SHARED_DATA / "llms"
+LLMS = KIT_DATA / "llms"
 
 INDEX = b"# demo\n\n> A demo library.\n\n## Docs\n\n- [Guide](/guide.md): the guide\n"
 FULL = b"# demo\n\n## Guide\n\nEverything in one file.\n"

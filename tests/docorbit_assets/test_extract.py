@@ -22,6 +22,7 @@ from docorbit_assets.lib.normalize import normalize, normalize_markdown
 from docorbit_assets.lib.slice import slice_pages
 from docorbit_serve.registry import SourceConfig
 from docorbit_serve.schemas import SCHEMAS
+from tests.support.paths import shared_data
 
 REPO = Path(__file__).resolve().parents[2]
 SHARED_DATA = REPO / ".." / "shared" / "data"
@@ -258,7 +259,7 @@ def test_symbols_find_config_keys_in_toml_yaml_ini_and_env_blocks():
 def test_symbols_of_the_new_kinds_come_from_real_express_and_fastapi_docs(
     real_doc_sets, make_fetches
 ):
-    folder = (SHARED_DATA / "docs" / "expressjs.com").resolve()
+    folder = shared_data("docs/expressjs.com").resolve()  # optional: the full kit
     cfg = SourceConfig(name="express", kind="local", location=str(folder), library="express")
     fetches = pa.concat_tables(
         [make_fetches("express", folder), make_fetches("express", folder, "*.mdx")]

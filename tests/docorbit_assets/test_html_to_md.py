@@ -13,9 +13,10 @@ import pytest
 from lxml import etree
 
 from docorbit_assets.lib.html_to_md import html_to_markdown, words
+from tests.support.paths import KIT_DATA
 
 REPO = Path(__file__).resolve().parents[2]
-SHARED = REPO / ".." / "shared" / "data"
+SHARED = KIT_DATA  # the kit's parts copied into fixtures/kit
 SITE = SHARED / "site" / "httpx"
 SOURCES = SHARED / "docs" / "httpx" / "docs"
 BAD = SHARED / "badinputs" / "markdown_html"

@@ -6,9 +6,10 @@ import json
 from pathlib import Path
 
 from docorbit_assets.lib.injection import MAX_SCAN_CHARS, annotate, max_severity, text_span
+from tests.support.paths import KIT_DATA
 
 REPO = Path(__file__).resolve().parents[2]
-SHARED = REPO / ".." / "shared" / "data"
+SHARED = KIT_DATA  # the kit's parts copied into fixtures/kit
 KIT = SHARED / "badinputs" / "prompt_injection"
 RANK = {"": 0, "low": 1, "medium": 2, "high": 3}
 

@@ -21,9 +21,10 @@ from docorbit_assets.lib.normalize import normalize, normalize_markdown
 from docorbit_serve.registry import SourceConfig
 from docorbit_serve.schemas import SCHEMAS, stable_id
 from docorbit_serve.tokens import count_tokens
+from tests.support.paths import KIT_DATA
 
 REPO = Path(__file__).resolve().parents[2]
-SHARED_DATA = REPO / ".." / "shared" / "data"
+SHARED_DATA = KIT_DATA  # the kit's parts copied into fixtures/kit
 GOLDEN_SLICE = REPO / "fixtures" / "golden" / "slice"
 GOLDEN_NORMALIZE = REPO / "fixtures" / "golden" / "normalize"
 WEB = SourceConfig(name="web", kind="web", location="https://docs.example.com/", library="ex")

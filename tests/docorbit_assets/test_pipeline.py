@@ -18,9 +18,9 @@ from docorbit_assets.lib import normalize
 from docorbit_assets.lib.snapshot import read_parquet, write_parquet
 from docorbit_serve.home import Home
 from docorbit_serve.registry import Registry, SourceConfig, save_registry
-from tests.support.paths import SHARED_DATA
+from tests.support.paths import KIT_DATA
 
-HTTPX_DOCS = (SHARED_DATA / "docs" / "httpx" / "docs").resolve()
+HTTPX_DOCS = (KIT_DATA / "docs" / "httpx" / "docs").resolve()
 
 
 def _project(root: Path) -> Home:

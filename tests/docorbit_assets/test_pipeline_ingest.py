@@ -17,9 +17,9 @@ import pytest
 from docorbit_assets.ingest import run_ingest
 from docorbit_serve.home import Home
 from docorbit_serve.registry import Registry, SourceConfig, save_registry
-from tests.support.paths import REPO, SHARED_DATA
+from tests.support.paths import KIT_DATA, REPO
 
-HTTPX_DOCS = (SHARED_DATA / "docs" / "httpx" / "docs").resolve()
+HTTPX_DOCS = (KIT_DATA / "docs" / "httpx" / "docs").resolve()
 
 
 def _project(root: Path, *folders: str) -> Home:

@@ -17,11 +17,11 @@ from docorbit_assets.lib.llms_txt import check_llms_txt
 from docorbit_assets.lib.probe import check_markdown
 from docorbit_assets.lib.providers import frameworks
 from tests.support.http import HTTPX_SITE_URL, Route, serve_routes, serve_site, web_source
-from tests.support.paths import SHARED_DATA
+from tests.support.paths import KIT_DATA
 
-SITE = SHARED_DATA / "site" / "httpx"
-LLMS = SHARED_DATA / "llms"
-PETSTORE = (SHARED_DATA / "openapi/oai-examples/examples/v3.0/petstore.json").read_bytes()
+SITE = KIT_DATA / "site" / "httpx"
+LLMS = KIT_DATA / "llms"
+PETSTORE = (KIT_DATA / "openapi/oai-examples/examples/v3.0/petstore.json").read_bytes()
 LLMS_TXT = (LLMS / "fasthtml/nbs/llms.txt").read_bytes()
 HOME = (
     b"<!DOCTYPE html><html><head><title>Soft</title></head><body><a href='/a/'>a</a></body></html>"

@@ -9,10 +9,10 @@ from pathlib import Path
 from docorbit_assets.ingest import run_ingest
 from docorbit_serve.evaluate import retrieval_gate, score_run
 from docorbit_serve.home import Home
-from tests.support.paths import SHARED_DATA
+from tests.support.paths import KIT_DATA
 
-HTTPX_DOCS = (SHARED_DATA / "docs" / "httpx" / "docs").resolve()
-DEV = SHARED_DATA / "eval" / "dev_queries.jsonl"
+HTTPX_DOCS = (KIT_DATA / "docs" / "httpx" / "docs").resolve()
+DEV = KIT_DATA / "eval" / "dev_queries.jsonl"
 
 
 def _project(root: Path, **eval_keys: object) -> Home:

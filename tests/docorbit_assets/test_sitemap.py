@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from docorbit_assets.lib.sitemap import collect, parse_sitemap
 from docorbit_serve.errors import FetchError
-from tests.support.paths import SHARED_DATA
+from tests.support.paths import KIT_DATA
 
-XML = SHARED_DATA / "badinputs" / "xml"
-SITE = SHARED_DATA / "site" / "httpx"
+XML = KIT_DATA / "badinputs" / "xml"
+SITE = KIT_DATA / "site" / "httpx"
 
 
 def test_hostile_xml_ends_in_typed_errors_never_an_empty_sitemap():

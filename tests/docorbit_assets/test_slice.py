@@ -29,9 +29,10 @@ from docorbit_assets.lib.normalize import normalize, normalize_markdown
 from docorbit_assets.lib.slice import MAX_TOKENS, TARGET_TOKENS, slice_markdown, slice_pages
 from docorbit_serve.registry import SourceConfig
 from docorbit_serve.schemas import SCHEMAS, stable_id
+from tests.support.paths import KIT_DATA
 
 REPO = Path(__file__).resolve().parents[2]
-SHARED_DATA = REPO / ".." / "shared" / "data"
+SHARED_DATA = KIT_DATA  # the kit's parts copied into fixtures/kit
 GOLDEN_SLICE = REPO / "fixtures" / "golden" / "slice"
 GOLDEN_INPUTS = sorted(p for p in GOLDEN_SLICE.glob("*.md"))
 CFG = SourceConfig(

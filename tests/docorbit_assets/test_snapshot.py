@@ -15,9 +15,9 @@ from docorbit_serve.errors import IngestError
 from docorbit_serve.home import Home
 from docorbit_serve.registry import SourceConfig
 from docorbit_serve.schemas import PER_SOURCE_TABLES, empty_table
-from tests.support.paths import SHARED_DATA
+from tests.support.paths import KIT_DATA
 
-HTTPX_DOCS = SHARED_DATA / "docs" / "httpx" / "docs"
+HTTPX_DOCS = KIT_DATA / "docs" / "httpx" / "docs"
 
 
 def _home(tmp_path: Path) -> Home:

@@ -1,6 +1,6 @@
 """Fixtures for the serving tests: one published corpus per session, built by the real pipeline.
 
-``published_home`` ingests the real httpx docs (``<repo>/../shared/data/docs/httpx/docs``)
+``published_home`` ingests the real httpx docs (``fixtures/kit/docs/httpx/docs``, copied from the kit)
 through ``docorbit_assets.ingest.run_ingest`` into a temporary home once per test session.
 Tests must not change it; a test that publishes again builds its own home (``home_factory``,
 ``ingest_home``).
@@ -20,7 +20,7 @@ from docorbit_serve.home import Home, resolve_home
 from docorbit_serve.registry import Registry, SourceConfig, save_registry
 
 REPO = Path(__file__).resolve().parents[2]
-HTTPX_DOCS = (REPO / ".." / "shared" / "data" / "docs" / "httpx" / "docs").resolve()
+HTTPX_DOCS = (REPO / "fixtures" / "kit" / "docs" / "httpx" / "docs").resolve()
 DOCORBIT_BIN = Path(sys.executable).with_name("docorbit")
 
 
@@ -49,7 +49,7 @@ def ingest(home: Home, sources: list[str] | None = None) -> dict:
 
 @pytest.fixture(scope="session")
 def httpx_docs() -> Path:
-    assert HTTPX_DOCS.is_dir(), f"shared test data missing: {HTTPX_DOCS}"
+    assert HTTPX_DOCS.is_dir(), f"fixture data missing: {HTTPX_DOCS}"
     return HTTPX_DOCS
 
 
@@ -78,7 +78,7 @@ def published_home(tmp_path_factory: pytest.TempPathFactory) -> Home:
 
     from docorbit_serve.cli import cli
 
-    assert HTTPX_DOCS.is_dir(), f"shared test data missing: {HTTPX_DOCS}"
+    assert HTTPX_DOCS.is_dir(), f"fixture data missing: {HTTPX_DOCS}"
     home = make_home(tmp_path_factory.mktemp("published"), httpx_source())
     r = CliRunner().invoke(cli, ["--home", str(home.path), "ingest", "--json"])
     assert r.exit_code == 0, (r.stdout, r.stderr)

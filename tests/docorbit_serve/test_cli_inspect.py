@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from docorbit_serve.cli import cli
 from docorbit_serve.registry import load_registry, save_registry
 from tests.support.http import FAST_LIMITS, HTTPX_SITE_URL, allowance, serve_directory, serve_site
-from tests.support.paths import FIXTURE_SITE, SHARED_DATA
+from tests.support.paths import FIXTURE_SITE, KIT_DATA
 
 
 def run(*args: str):
@@ -69,8 +69,8 @@ def test_ingest_of_a_source_on_a_refused_host_fails_with_blocked_url_until_allow
     assert report["published"] and report["sources"]["orbitkit"]["rows"]["fetches"] == 6
 
 
-SITE = SHARED_DATA / "site" / "httpx"
-PETSTORE = SHARED_DATA / "openapi/oai-examples/examples/v3.0/petstore.json"
+SITE = KIT_DATA / "site" / "httpx"
+PETSTORE = KIT_DATA / "openapi/oai-examples/examples/v3.0/petstore.json"
 
 
 def test_inspect_json_prints_findings_validity_and_ranking_without_storing(project):

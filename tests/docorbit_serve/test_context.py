@@ -12,6 +12,7 @@ from docorbit_serve.catalog import Catalog
 from docorbit_serve.context import pack_context
 from docorbit_serve.errors import InputError
 from docorbit_serve.tokens import count_tokens
+from tests.support.paths import shared_data
 
 REPO = Path(__file__).resolve().parents[2]
 DATA = (REPO / ".." / "shared" / "data").resolve()
@@ -26,6 +27,7 @@ def _eval_dev():
 
 @pytest.fixture(scope="module")
 def dev(tmp_path_factory):
+    shared_data("docs/fastapi")  # optional evaluation over the whole dev doc sets
     home = _eval_dev().build_dev_home(tmp_path_factory.mktemp("ctx") / "home", DATA)
     cat = Catalog(home)
     lines = (DATA / "eval" / "dev_queries.jsonl").read_text().splitlines()

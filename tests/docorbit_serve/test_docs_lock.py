@@ -10,7 +10,7 @@ from pathlib import Path
 from docorbit_serve.workspace import read_docs_lock, resolve_workspace, write_docs_lock
 
 REPO = Path(__file__).resolve().parents[2]
-MANIFESTS = REPO / ".." / "shared" / "data" / "manifests"
+MANIFESTS = REPO / "fixtures" / "kit" / "manifests"  # copied from the kit
 INDEXED = {"pydantic": ["v1.10.26", "v2.11.10", "v2.12.5"], "httpx": ["0.28.1"], "mcp": [""]}
 PUBLISHED = {
     "publish_id": "u_abc",

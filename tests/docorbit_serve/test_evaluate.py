@@ -14,6 +14,7 @@ from docorbit_serve.errors import InputError
 from docorbit_serve.evaluate import evaluate_file, load_queries, run_queries
 from docorbit_serve.search import DEFAULT_BACKEND
 from tests.docorbit_serve.test_search_corpus import publish_corpus
+from tests.support.paths import shared_data
 
 REPO = Path(__file__).resolve().parents[2]
 DATA = REPO / ".." / "shared" / "data"
@@ -65,6 +66,7 @@ def test_run_queries_honours_the_limit(tmp_path):
 def test_dev_set_section_mrr_of_the_default_backend_beats_the_fts5_reference(
     tmp_path, mode, mrr, r5
 ):
+    shared_data("docs/fastapi")  # optional evaluation: the whole dev doc sets
     summary = tmp_path / "summary.json"
     proc = subprocess.run(
         [

@@ -21,7 +21,7 @@ from docorbit_serve.search import dense, search
 
 from .conftest import HTTPX_DOCS, httpx_source, ingest, make_home
 
-DEV = (HTTPX_DOCS / ".." / ".." / ".." / "eval" / "dev_queries.jsonl").resolve()
+DEV = (HTTPX_DOCS / ".." / ".." / ".." / "eval" / "dev_queries.jsonl").resolve()  # fixtures/kit
 
 
 def _set_hybrid(home, value) -> None:

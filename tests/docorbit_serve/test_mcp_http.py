@@ -23,9 +23,7 @@ from docorbit_serve.mcp_server import TOOL_NAMES
 from docorbit_serve.registry import load_registry
 
 REPO = Path(__file__).resolve().parents[2]
-KIT = (
-    REPO / ".." / "shared" / "data" / "badinputs" / "mcp" / "dns_rebinding_headers.jsonl"
-).resolve()
+KIT = REPO / "fixtures" / "kit" / "badinputs" / "mcp" / "dns_rebinding_headers.jsonl"
 INIT = {
     "jsonrpc": "2.0",
     "id": 1,

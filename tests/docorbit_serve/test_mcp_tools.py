@@ -17,7 +17,7 @@ from docorbit_serve.mcp_server import TOOL_NAMES
 from docorbit_serve.registry import load_registry
 
 REPO = Path(__file__).resolve().parents[2]
-KIT = (REPO / ".." / "shared" / "data" / "badinputs").resolve()
+KIT = (REPO / "fixtures" / "kit" / "badinputs").resolve()  # copied from the kit
 
 
 def _session(home: Path, env: dict[str, str], script) -> None:

@@ -10,6 +10,7 @@ import pytest
 
 from docorbit_serve.catalog import Catalog
 from docorbit_serve.search import search
+from tests.support.paths import shared_data
 
 REPO = Path(__file__).resolve().parents[2]
 DATA = (REPO / ".." / "shared" / "data").resolve()
@@ -25,6 +26,7 @@ def _eval_dev():
 
 @pytest.fixture(scope="module")
 def real(tmp_path_factory):
+    shared_data("docs/pydantic")  # optional evaluation over the whole dev doc sets
     home = _eval_dev().build_dev_home(tmp_path_factory.mktemp("real") / "home", DATA, LIBS)
     cat = Catalog(home)
     queries = [

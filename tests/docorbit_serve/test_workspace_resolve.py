@@ -11,7 +11,7 @@ import pytest
 from docorbit_serve.workspace import CONFIDENCE, Dependency, resolve_docs_version, resolve_workspace
 
 REPO = Path(__file__).resolve().parents[2]
-MANIFESTS = REPO / ".." / "shared" / "data" / "manifests"
+MANIFESTS = REPO / "fixtures" / "kit" / "manifests"  # copied from the kit
 PYDANTIC = ["v1.10.26", "v2.11.10", "v2.12.5"]  # the labels of shared/data/docs/versions/pydantic
 
 

@@ -17,7 +17,7 @@ from docorbit_serve.errors import InputError
 from docorbit_serve.workspace import WARNING_CODES, scan_workspace
 
 REPO = Path(__file__).resolve().parents[2]
-MANIFESTS = REPO / ".." / "shared" / "data" / "manifests"
+MANIFESTS = REPO / "fixtures" / "kit" / "manifests"  # copied from the kit
 FIXTURES = REPO / "fixtures" / "workspaces"
 
 

@@ -24,12 +24,12 @@ from http.server import BaseHTTPRequestHandler, SimpleHTTPRequestHandler, Thread
 from pathlib import Path
 from typing import Any
 
-SHARED_DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"
-KIT = SHARED_DATA / "badinputs"
+KIT_DATA = Path(__file__).resolve().parents[2] / "fixtures" / "kit"  # tests.support.paths
+KIT = KIT_DATA / "badinputs"
 
 __all__ = [
     "KIT",
-    "SHARED_DATA",
+    "KIT_DATA",
     "FakeDNS",
     "Tripwire",
     "fake_dns",

@@ -18,6 +18,7 @@ from click.testing import CliRunner
 
 from docorbit_serve.cli import cli
 from docorbit_serve.home import Home, resolve_home
+from tests.support.paths import shared_data
 
 REPO = Path(__file__).resolve().parents[3]
 PYDANTIC = (REPO / ".." / "shared" / "data" / "docs" / "versions" / "pydantic").resolve()
@@ -38,8 +39,8 @@ def invoke(*args: str):
 
 @pytest.fixture(scope="session")
 def two_versions(tmp_path_factory: pytest.TempPathFactory) -> Corpus:
-    for folder in VERSIONS.values():
-        assert folder.is_dir(), f"shared test data missing: {folder}"
+    for folder in VERSIONS.values():  # two whole pydantic doc sets: the full kit only
+        shared_data(str(folder.relative_to(PYDANTIC.parents[2])))
     path = tmp_path_factory.mktemp("versions") / "docs-home"
     h = str(path)
     assert invoke("--home", h, "init").exit_code == 0
