@@ -1,0 +1,142 @@
+"""``docorbit schedule``, ``gc`` and ``ui`` through the real command line."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from docorbit_serve.cli import cli
+from docorbit_serve.home import Home
+from docorbit_serve.registry import Registry, SourceConfig, save_registry
+
+DOCORBIT = str(Path(sys.executable).with_name("docorbit"))
+
+
+def _project(root: Path) -> Home:
+    home = Home(root / ".docorbit", root)
+    sources = [
+        SourceConfig(name="alpha", kind="local", location="docs", library="a", refresh="hourly"),
+        SourceConfig(name="beta", kind="local", location="docs", library="b"),
+    ]
+    save_registry(Registry(home.config_path, sources))
+    return home
+
+
+def _run(*args: str) -> dict:
+    result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def test_schedule_prints_each_refresh_cadence_and_the_freshness_checks(tmp_path: Path) -> None:
+    _project(tmp_path)
+    rows = _run("--json", "-p", str(tmp_path), "schedule")["schedules"]
+    assert [(r["name"], r["cron"], r["job"], r["source"]) for r in rows] == [
+        ("refresh_alpha", "0 * * * *", "ingest_alpha", "alpha"),
+        ("freshness_hourly", "0 * * * *", "freshness_checks", None),
+    ]
+    assert all(r["next_run"].endswith(":00:00Z") for r in rows)
+
+
+def test_gc_dry_run_lists_debris_and_apply_removes_it(tmp_path: Path) -> None:
+    home = _project(tmp_path)
+    debris = [
+        home.index_dir / ".u_0123.abcdef.tmp.duckdb",
+        home.index_dir / ".u_0123.abcdef.tmp.duckdb.wal",
+        home.tables / ".tmp" / "pages-x" / "part-0.parquet",
+    ]
+    for path in debris:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(b"x" * 10)
+    plan = _run("--json", "-p", str(tmp_path), "gc")
+    assert not plan["applied"] and all(p.exists() for p in debris)
+    assert sorted(e["path"] for e in plan["remove"]) == [
+        "index/.u_0123.abcdef.tmp.duckdb",
+        "index/.u_0123.abcdef.tmp.duckdb.wal",
+        "tables/.tmp/pages-x",
+    ]
+    done = _run("--json", "-p", str(tmp_path), "gc", "--apply")
+    assert done["applied"] and sorted(done["removed"]) == sorted(e["path"] for e in plan["remove"])
+    assert not any(p.exists() for p in debris)
+    assert _run("--json", "-p", str(tmp_path), "gc")["remove"] == []
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _graphql(port: int, query: str) -> dict:
+    req = urllib.request.Request(
+        f"http://127.0.0.1:{port}/graphql",
+        data=json.dumps({"query": query}).encode(),
+        headers={"content-type": "application/json"},
+    )
+    with urllib.request.urlopen(req, timeout=60) as resp:  # noqa: S310 - loopback
+        return json.loads(resp.read())["data"]
+
+
+_QUERY = """{ repositoriesOrError { ... on RepositoryConnection { nodes {
+  schedules { name cronSchedule scheduleState { status } }
+  sensors { name }
+  jobs { name }
+  assetNodes { assetKey { path } assetChecksOrError { ... on AssetChecks { checks { name } } } }
+} } } }"""
+
+
+@pytest.mark.slow
+def test_ui_started_as_documented_lists_schedules_sensors_jobs_and_checks_and_stops_on_sigterm(
+    tmp_path: Path,
+) -> None:
+    _project(tmp_path)
+    port = _free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DAGSTER_", "DOCORBIT_"))}
+    proc = subprocess.Popen(
+        [DOCORBIT, "-p", str(tmp_path), "ui", "--port", str(port)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        data = None
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline and proc.poll() is None:
+            try:
+                data = _graphql(port, _QUERY)
+                break
+            except OSError:
+                time.sleep(1)
+        assert data is not None, "the UI did not answer within 300 s"
+        (repo,) = data["repositoriesOrError"]["nodes"]
+        schedules = {s["name"]: s for s in repo["schedules"]}
+        assert set(schedules) == {"refresh_alpha", "freshness_hourly"}
+        assert schedules["refresh_alpha"]["cronSchedule"] == "0 * * * *"
+        assert schedules["refresh_alpha"]["scheduleState"]["status"] == "RUNNING"
+        assert {"source_partitions", "publish_after_ingest"} <= {s["name"] for s in repo["sensors"]}
+        jobs = {j["name"] for j in repo["jobs"]}
+        assert {"ingest_alpha", "ingest_beta", "refresh_all", "publish", "gc"} <= jobs
+        checks = {
+            tuple(n["assetKey"]["path"]): {c["name"] for c in n["assetChecksOrError"]["checks"]}
+            for n in repo["assetNodes"]
+        }
+        assert {"fresh_alpha", "fresh_beta"} <= checks[("published",)]
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            code = proc.wait(timeout=60)
+        finally:
+            proc.kill()
+    assert code == 0
+    with socket.socket() as s, pytest.raises(ConnectionRefusedError):
+        s.connect(("127.0.0.1", port))  # the webserver is gone
