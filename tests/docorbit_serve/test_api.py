@@ -260,3 +260,23 @@ def test_implementation_context_adds_no_api_part_for_an_uncovered_task(catalog):
 
     pack = pack_context(catalog, "bake sourdough bread at home", budget=2000, library="petstore")
     assert pack.api is None
+
+
+def test_examples_and_pitfalls_of_a_prose_corpus_come_with_language_and_evidence(published_home):
+    """On the httpx docs (the session's real ingest): examples filtered by language alias,
+    pitfalls with their evidence sentence, and a recipe built from sections."""
+    catalog = Catalog(published_home)
+    ex = find_example(catalog, "set a timeout on a client", library="httpx", language="py")
+    assert ex.results, "the httpx docs hold Python examples about timeouts"
+    for e in ex.results:
+        assert e.language.lower() in ("python", "py", "pycon") or e.language.lower().startswith(
+            "py"
+        )
+        assert e.code and e.untrusted and e.library == "httpx" and e.url
+    assert any("timeout" in (e.code + e.heading).lower() for e in ex.results)
+    none = find_example(catalog, "set a timeout on a client", library="httpx", language="rust")
+    assert none.results == []
+    r = find_recipe(catalog, "configure timeouts", library="httpx")
+    assert r.status in ("covered", "partial") and r.steps
+    assert all(s.basis == "documented_fact" and s.evidence[0].type == "section" for s in r.steps)
+    assert find_recipe(catalog, "launch a satellite into orbit", library="httpx").confidence == 0
