@@ -1,5 +1,7 @@
--- Pitfalls of the published index, optionally one library; paged.
-SELECT id, source, library, version, kind, symbol, text, path, anchor, chunk_id
+-- Pitfalls of the published index, optionally one library; paged. The pitfall's own sentence
+-- when the extractor stored one, else its text.
+SELECT id, source, library, version, kind, symbol,
+       coalesce(nullif(sentence, ''), text) AS text, path, anchor, chunk_id
 FROM pitfalls
 WHERE ($library IS NULL OR library = $library)
 ORDER BY library, version, kind, symbol, id

@@ -214,14 +214,28 @@ class Dashboard:
         return self.page("doc.html", doc=doc, mode=mode)
 
     def table(self, table: str, request: Request) -> HTMLResponse:
+        """Browse the index rows, or with ``q`` ask the API-intelligence service
+        (``find_api`` / ``find_pitfall``: ranked, with provenance)."""
         library = _opt(request, "library")
+        q = request.query_params.get("q", "").strip()[:2000]
+        ctx: dict[str, Any] = {"library": library or "", "q": q, "found": None}
+        if q:
+            ctx["found"] = self._find(table, q, library).model_dump(mode="json")
+            return self.page(f"{table}.html", rows=[], truncated=False, offset=0, **ctx)
         offset = _int(request, "offset", 0, 0, 1_000_000)
         rows, truncated = data.table_rows(
             self.catalog, table, library=library, limit=100, offset=offset
         )
-        return self.page(
-            f"{table}.html", rows=rows, truncated=truncated, offset=offset, library=library or ""
-        )
+        return self.page(f"{table}.html", rows=rows, truncated=truncated, offset=offset, **ctx)
+
+    def _find(self, table: str, q: str, library: str | None) -> Any:
+        if table == "endpoints":
+            from docorbit_serve.api.endpoints import find_api
+
+            return find_api(self.catalog, q, library=library, limit=20)
+        from docorbit_serve.api.knowledge import find_pitfall
+
+        return find_pitfall(self.catalog, q, library=library, limit=20)
 
     def versions(self) -> HTMLResponse:
         from docorbit_serve.home import workspace_root

@@ -87,6 +87,13 @@ def test_rest_search_pages_by_cursor_and_errors_are_typed(home):
             "message",
             "detail",
         }
+        eps = c.get("/api/v1/endpoints", params={"library": "petstore", "limit": 2}).json()
+        assert [e["method"].upper() for e in eps["endpoints"]] and eps["next_cursor"]
+        rest = c.get(
+            "/api/v1/endpoints",
+            params={"library": "petstore", "limit": 2, "cursor": eps["next_cursor"]},
+        ).json()
+        assert len(eps["endpoints"]) + len(rest["endpoints"]) == 3 and rest["next_cursor"] is None
         diff = c.get("/api/v1/diff", params={"target": "orbit", "from": "1.0", "to": "2.0"}).json()
         assert diff["from"]["version"] == "1.0" and diff["total"] >= 1
 

@@ -58,10 +58,17 @@ def test_browser_searches_opens_a_section_diffs_plots_and_never_runs_fetched_scr
             page.set_default_timeout(30_000)
 
             page.goto(f"{base}/")
-            assert page.locator("#sources tbody tr").count() == 4
+            assert page.locator("#sources tbody tr").count() == 5
             assert page.locator("#plot-sizes svg rect").count() >= 4  # bars rendered
             assert page.locator("#plot-sizes svg").bounding_box()["height"] > 50
             page.screenshot(path=str(ARTIFACTS / "dashboard-overview.png"), full_page=True)
+
+            page.goto(f"{base}/endpoints")
+            assert page.locator("#endpoints tbody tr").count() == 3  # petstore: 3 operations
+            page.fill("main form.search input[name=q]", "list all pets")
+            page.click("main form.search button")
+            page.wait_for_selector("#endpoints-found")
+            assert "/pets" in page.locator("#endpoints-found tbody tr").first.inner_text()
 
             page.fill("form.quick input[name=q]", "set a timeout")
             page.press("form.quick input[name=q]", "Enter")

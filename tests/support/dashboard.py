@@ -2,7 +2,8 @@
 
 - ``dashboard_home(tmp_path_factory)``: one home per test session (cached here), built by the
   real pipeline from ``fixtures/dashboard``: sources ``orbit-1.0`` and ``orbit-2.0`` (library
-  ``orbit``; 1.0 holds ``hostile.md``), ``fastapi`` and ``pydantic`` (pages copied from the kit),
+  ``orbit``; 1.0 holds ``hostile.md``), ``fastapi`` and ``pydantic`` (pages copied from the kit), ``petstore`` (an OpenAPI
+  source),
   with the project folder's ``requirements.txt`` pinning fastapi 0.116.1 and pydantic 2.12.5.
   Tests must not change it.
 - ``live_server(home)``: ``mcp_http.build_http_app`` (MCP + /health + dashboard + REST, behind
@@ -42,6 +43,13 @@ def dashboard_home(tmp_path_factory: Any) -> Any:
         src("orbit-2.0", "orbit", "2.0", "orbit-2.0"),
         src("fastapi", "fastapi", "0.116", "kit/fastapi"),
         src("pydantic", "pydantic", "2.12", "kit/pydantic"),
+        SourceConfig(
+            name="petstore",
+            kind="openapi",
+            location=str(FIXTURE / "kit" / "petstore" / "petstore.yaml"),
+            library="petstore",
+            version="1.0.0",
+        ),
     ]
     root.mkdir(parents=True)
     home = resolve_home(home=root / ".docorbit", env={})
