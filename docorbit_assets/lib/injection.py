@@ -63,6 +63,8 @@ from dataclasses import dataclass
 
 from lxml import etree
 
+from docorbit_assets.lib import injection_structure
+
 __all__ = [
     "MAX_SCAN_CHARS",
     "SEVERITIES",
@@ -347,7 +349,61 @@ def annotate(text: str, *, html: str | None = None) -> list[dict[str, str]]:
                 found.extend(_assess_view(view, omap, only=changed))
             continue
         found.extend(_assess_view(view, omap))
+    found.extend(_structural_findings(text, views, omap, found))
     return _dedupe(found)
+
+
+def _structural_findings(
+    text: str,
+    views: list[_View],
+    omap: tuple[list[int], list[int]] | None,
+    found: list[dict[str, str]],
+) -> list[dict[str, str]]:
+    """``injection_structure`` over every view and every Markdown title carrier; a finding is
+    kept only where it says more than the phrase rules already did at the same location."""
+    best: dict[str, int] = {}
+    for a in found:
+        best[a["location"]] = max(best.get(a["location"], 0), _RANK[a["severity"]])
+    titles = [
+        _View(title, f"text[{a}:{b}]", kind, True)
+        for title, a, b, kind in injection_structure.carriers(text)
+    ]
+    out: list[dict[str, str]] = []
+    seen: set[str] = set()
+    raw = _View(text, "raw", "", False)  # the visible view folds Cyrillic/Greek to Latin
+    rest = views[1:] if views and views[0].text == text else views
+    for view in [raw, *rest, *titles]:
+        if view.carrier in ("rot13", "leetspeak"):
+            continue
+        paragraphs = [(0, view.text)] if view.hidden else _paragraphs(view.text)
+        if view is raw:
+            seen = {para for _, para in paragraphs}
+        elif not view.hidden:  # the visible reading: only paragraphs it changed
+            paragraphs = [(o, para) for o, para in paragraphs if para not in seen]
+        for offset, para in paragraphs:
+            verdict = injection_structure.assess(para, hidden=view.hidden)
+            if verdict is None:
+                continue
+            rank = min(3, verdict.rank + 1) if view.hidden else verdict.rank
+            location = view.location
+            if location == "raw":
+                location = f"text[{offset}:{offset + len(para)}]"
+            elif location == "text":
+                start, end = _to_text(offset, omap), _to_text(offset + len(para), omap)
+                location = f"text[{start}:{end}]"
+            if best.get(location, 0) >= rank:
+                continue
+            best[location] = rank
+            kind = "prompt_injection_suspected" if rank == 3 else "suspicious_instruction"
+            line_start = para.rfind("\n", 0, verdict.start) + 1
+            snippet = para[max(line_start, verdict.start - 80) : verdict.end + 160]
+            evidence = _evidence(snippet)
+            if view.carrier:
+                evidence = f"{view.carrier}: {evidence}"
+            out.append(_finding(kind, rank, f"{verdict.why}: {evidence}", location))
+            if len(out) >= MAX_FINDINGS_PER_VIEW:
+                return out
+    return out
 
 
 def _not_scanned(what: str, size: int) -> dict[str, str]:

@@ -1,0 +1,776 @@
+"""Structural prompt-injection rules: who is addressed, what is asked, how the text frames itself.
+
+Contract: ``assess(text, hidden=False) -> Verdict | None`` judges one paragraph (or one hidden
+carrier: a link title, a reference-definition title, a comment, an attribute). It returns the
+strongest finding as ``Verdict(rank, why, start, end)`` (rank 2 = medium, 3 = high; ``start:end``
+the span of ``text`` that triggered it) or ``None``. ``carriers(text)`` yields the Markdown
+carriers a reader never sees: link titles in any quoting (``"…"``, ``'…'``, ``(…)``) of inline
+links, images and reference definitions, as ``(title, start, end, carrier)``. The text is never
+changed. ``injection.annotate`` runs these rules beside its phrase-level ones and keeps the
+higher severity.
+
+The rules generalise over wording because they look for *roles and speech acts*, not phrases:
+
+- **addressee**: a vocative to an AI (``<role>:``, ``<role>,``, ``Dear/Hey <role>``, ``you, the
+  <role>``, ``<role> reading this``, ``whoever is generating the answer``) from a small
+  multilingual lexicon of AI roles (assistant, agent, model, LLM, chatbot, named models; in fr,
+  es, pt, it, de, nl, ru, pl, tr, vi, ar, he, hi, ja, ko, zh);
+- **speech acts**: imperative verbs of overriding, revealing, sending, running, destroying,
+  weakening, approving, concealing and steering the answer (English and the same languages);
+- **sensitive objects**: secrets (keys, tokens, ``.env``, ``~/.ssh``, the system prompt, the
+  conversation), dangerous commands (``curl … | sh``, ``rm -rf``, ``chmod 777``, ``sudo``,
+  ``powershell -enc``, a changed package registry, disabled TLS checks), destructive or
+  review-skipping actions;
+- **framings** that make an instruction look legitimate: JSON or tags shaped like a tool or
+  function result; a claim that the user pre-approved or authorised the action; a claim of
+  authority (vendor, safety team, administrator, ``system``) with a demand; an acrostic or
+  "first word of each line" scheme; an error message that tells the reader to run something.
+
+Severity: high when an AI is addressed with a speech act; when a third-person directive to AI
+(``agents must …``) asks for something sensitive; or when a framing carries a directive with an
+act (for an error message: a dangerous command or a secret). A hidden carrier with an imperative
+about something sensitive is high. Prose that *discusses* attacks (``prompt injection``,
+``attackers``, ``OWASP``, ``social engineering`` …) with no vocative to an AI is capped at medium,
+so security articles are not flagged high. Every expression is linear (no nested quantifiers
+over the same characters); paragraphs are judged separately.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+__all__ = ["Verdict", "assess", "carriers"]
+
+_I = re.IGNORECASE | re.MULTILINE
+
+
+@dataclass(frozen=True)
+class Verdict:
+    rank: int  # 2 medium, 3 high
+    why: str
+    start: int
+    end: int
+
+
+# -- lexicon: roles --------------------------------------------------------------------------
+
+_ROLE_STRONG = (
+    r"(?:A\.?I\.?|LLMs?|GPT[-\w]*|ChatGPT|Claude|Gemini|Copilot|chat\s?bots?|assistants?|agents?|"
+    r"summari[sz]ers?|code\s+generators?|(?:large\s+)?language\s+models?|(?:code|coding|responding|"
+    r"reviewing|answering|AI|generative|summari[sz]ing|reasoning)\s+(?:models?|agents?|"
+    r"assistants?)|(?:automated|autonomous|AI|LLM|LLM-based)\s+(?:helpers?|tools?|agents?|"
+    r"readers?|systems?|clients?|coders?|crawlers?)|AI\s+\w+)"
+)
+_ROLE_EN = rf"(?:{_ROLE_STRONG}|models?|bots?)"
+_ROLE_ML = (
+    r"(?:\b(?:assistants?\s+d'IA|IA|intelligence\s+artificielle|asistentes?|assistentes?|"
+    r"modèles?(?:\s+de\s+langage)?|modelos?(?:\s+de\s+lenguaje)?|modell[oia]?\w*|modelu|KI|"
+    r"KI-\w+|Sprachmodell\w*|Assistenten?|ИИ|ИИ-\w+|ассистент\w*|нейросет\w*|помощник\w*|"
+    r"модел\w*|агент\w*|asystent\w*|sztuczn\w+\s+inteligencj\w*|yapay\s+zek[aâ]\w*|"
+    r"asistan\w*|trợ\s+lý|mô\s+hình)\b|"
+    r"نموذج|للنموذج|مساعد|الذكاء\s+الاصطناعي|ذكاء\s+اصطناعي|وكيل|עוזר|בינה\s+מלאכותית|"
+    r"מודל|एआई|सहायक|मॉडल|आर्टिफिशियल|アシスタント|エージェント|言語モデル|人工知能|AIモデル|"
+    r"어시스턴트|에이전트|인공지능|언어\s*모델|助手|助理|智能体|智能體|人工智能|大模型|语言模型|"
+    r"語言模型|模型)"
+)
+_ROLE = rf"(?:{_ROLE_EN}|{_ROLE_ML})"
+_ROLE_ANY = re.compile(rf"\b{_ROLE_STRONG}\b|{_ROLE_ML}", re.IGNORECASE)
+_ROLE_ML_RE = re.compile(_ROLE_ML, re.IGNORECASE)
+_SOFT = r"(?:the|a|an|all|any|every|each|dear|hey|hi|hello|to|for|our|you)"
+_WHO = (
+    # a role as an addressee: any strong role or non-English role; "model"/"bot" only after a
+    # determiner, a preposition or before "reading/processing this" (not a YAML key "model:")
+    rf"(?:{_ROLE_STRONG}|{_ROLE_ML}|{_SOFT}\s+(?:\w+\s+)?(?:models?|bots?)|(?:models?|bots?)\s+"
+    rf"(?:reading|processing|summari[sz]ing|parsing|indexing|handling|that\s+reads?)\b)"
+)
+_SUFFIX = (
+    # words that may follow the role in a label ("Model reading this:", "Gemini and friends:")
+    r"(?:reading|processing|summari[sz]ing|parsing|indexing|handling|crawling|that|who|"
+    r"instructions?|only|here|notice|note|this|these|page|document|tooltip|text|and|friends|"
+    r"others|alike|everywhere|all|not|nota|hinweis|remarque|aviso|uwaga|"
+    r"[\w'’-]*[^\x00-\x7f\s:：,.!?()\[\]][\w'’-]*)"
+)
+_VOC_COLON = re.compile(
+    # a short label naming an AI at the start of a line/sentence/carrier, then ":" or a dash
+    rf"(?:^|(?<=[\n.!?>(\[\"'|*#]))[ \t]*(?:[\w'’-]+[ \t]+){{0,6}}?{_WHO}(?:(?:[ \t]*[,/&][ \t]*|"
+    rf"[ \t]+and[ \t]+)(?:{_ROLE_STRONG}|{_ROLE_ML}))*(?:[ \t]+{_SUFFIX}){{0,4}}?"
+    rf"[ \t]*(?P<sep>[:：]|[ \t][—–-][ \t])"
+    # a vocative: "Assistant, ...", "Hi assistant! ...", "bot, in your reply ..."
+    rf"|(?:\A|(?<=[.!?>\[\"'|*#]))[ \t]*(?:(?:dear|hey|hi|hello|ok|okay|yo|attention|listen)[ \t]+"
+    rf"(?:the[ \t]+)?(?:{_ROLE_STRONG}|{_ROLE_ML}|models?|bots?)|(?:{_ROLE_STRONG}|{_ROLE_ML})"
+    rf"(?:[ \t]*[,/&][ \t]*(?:and[ \t]+)?(?:{_ROLE_STRONG}|{_ROLE_ML}))*)[ \t]*(?P<csep>[,，!])"
+    rf"|\A[ \t]*(?:models?|bots?)[ \t]*(?P<lsep>[,，!])",
+    re.IGNORECASE | re.MULTILINE,
+)
+_VOC_OTHER = re.compile(
+    rf"\byou,?\s+(?:the|an?)\s+(?:\w+\s+)?{_ROLE}\b"
+    rf"|\bwhoever\s+is\s+(?:generating|writing|producing|composing)\s+the\s+"
+    rf"(?:answer|reply|response|summary|code)"
+    rf"|\bif\s+you(?:'re|\s+are)\s+(?:an?|the)\s+(?:\w+\s+){{0,2}}?{_ROLE}"
+    rf"|\bas\s+(?:the|an?)\s+(?:\w+\s+)?{_ROLE_EN},?\s+you\b"
+    rf"|\b(?:readers?|you)\s+(?:who|that)\s+(?:are|is)\s+(?:an?\s+)?(?:\w+\s+)?{_ROLE}"
+    rf"|(?:给|給|致|对|對)\s*(?:AI\s*)?{_ROLE_ML}|{_ROLE_ML}\s*[:：]"
+    rf"|\b(?:к|для|aux?|ao|à|pour|per\s+l'|do|dla|gửi|zu|para|pra|für|voor|pentru)\s+"
+    rf"(?:l'|la\s+|le\s+|les\s+|o\s+|os\s+|the\s+)?{_ROLE_ML}|إلى\s+{_ROLE_ML}|ל{_ROLE_ML}|"
+    rf"{_ROLE_ML}\s*(?:के\s+लिए|へ|에게|にへ|に)",
+    re.IGNORECASE,
+)
+_ML_DIRECTIVE = re.compile(
+    r"てください|しなさい|せよ|すること|하세요|하십시오|해라|십시오|세요|请|請|必须|必須|务必|務必|"
+    r"يجب|عليك|חייב|עליך|करें|कीजिए|चाहिए|करो|meli|malı|musi|należy|hãy|phải|\b(?:doit|devez|"
+    r"dois|debe|debes|deve|devi|muss|müssen|sollst|должен|должны|нужно|необходимо)\b",
+    re.IGNORECASE,
+)
+_ML_OBJECT = re.compile(
+    r"저장소|리포지토리|비밀번호|토큰|キー|リポジトリ|パスワード|トークン|認証情報|仓库|倉庫|代码库|"
+    r"密码|密碼|密钥|金鑰|令牌|凭据|系统提示|系統提示|システムプロンプト|시스템\s*프롬프트|"
+    r"репозитори\w*|парол\w*|ключ\w*|токен\w*|системн\w+\s+промпт\w*|"
+    r"\b(?:repositorio|dépôt|repozytori\w*|depo\w*|kho|mot\s+de\s+passe|contraseña|senha|"
+    r"password|hasło|şifre|mật\s+khẩu|prompt\s+(?:système|del\s+sistema|do\s+sistema))\b|"
+    r"مستودع|كلمة\s+المرور|مفاتيح|מאגר|סיסמ|रिपॉजिटरी|पासवर्ड",
+    re.IGNORECASE,
+)
+_ML_CONCEAL = re.compile(
+    r"知らせずに|伝えずに|言わずに|알리지|말하지|不要告诉|不要告訴|不告诉|ne\s+dis\s+rien|"
+    r"sans\s+(?:le\s+)?dire|sin\s+decir|sem\s+(?:avisar|dizer|perguntar)|non\s+dirlo|"
+    r"ohne\s+(?:zu\s+fragen|es\s+zu\s+sagen)|не\s+говори|не\s+сообщай|без\s+(?:ведома|"
+    r"спроса)|bez\s+pytania|sormadan|söylemeden|không\s+(?:hỏi|nói)|دون\s+(?:إخبار|علم)|"
+    r"בלי\s+לספר|बिना\s+बताए",
+    re.IGNORECASE,
+)
+_MUST = (
+    r"(?:must|shall|should|are[ \t]+(?:required|obligated|to)\b|is[ \t]+(?:required|obligated|to)"
+    r"\b|need[ \t]+to|needs[ \t]+to|ha(?:ve|s)[ \t]+to|may[ \t]+now|can[ \t]+now|will[ \t]+now)"
+    r"(?![ \t]+(?:not|never)\b)"
+)
+_THIRD_PERSON = re.compile(
+    rf"(?:\b{_ROLE_STRONG}\b|{_ROLE_ML})[ \t]+(?:[\w'-]+[ \t]+){{0,4}}?{_MUST}", _I
+)
+_ROLE_CUE = re.compile(r"\bwhoever\b|\byou,?\s+the\b|\bwho\s+(?:are|is)\s+an?\b", _I)
+_THIRD_LOOSE = re.compile(rf"\b(?:models?|bots?)[ \t]+(?:[\w'-]+[ \t]+){{0,4}}?{_MUST}", _I)
+_YOU = re.compile(
+    r"\b(?:you|your|you're|yourself)\b|\b(?:vous|votre|usted|tú|du|Sie|ты|вы|твой|ваш)\b|"
+    r"あなた|您|你|당신",
+    _I,
+)
+
+# -- lexicon: speech acts ----------------------------------------------------------------------
+
+_ACT_EN = (
+    r"(?:ignore|disregard|forget|override|bypass|drop|stop|reveal|print|output|show|display|list|"
+    r"dump|leak|repeat|paste|send|forward|upload|post|e-?mail|share|transmit|exfiltrate|copy|"
+    r"export|run|execute|pipe|call|invoke|install|add|insert|append|inject|write|overwrite|"
+    r"modify|change|replace|set|enable|disable|turn\s+off|skip|delete|remove|wipe|erase|"
+    r"destroy|rotate|reset|push|merge|approve|grant|open|fetch|download|visit|read|collect|"
+    r"recommend|say|tell|answer|respond|reply|claim|pretend|obey|follow|treat|restart|decode|"
+    r"include|apply|use|mark|accept|re-?enter|carry\s+out|go\s+ahead|proceed|do\s+it)"
+)
+_ACT_ML_WORDS = (
+    r"(?:oubli\w*|ignor\w*|envo[iy]\w*|affich\w*|révél\w*|montr\w*|supprim\w*|exécut\w*|"
+    r"efface\w*|olvid\w*|enví\w*|envi[ae]\w*|muestr\w*|mostr\w*|revel\w*|rivel\w*|apag\w*|"
+    r"borr[ae]\w*|elimin[ae]\b|cancell\w*|ejecut\w*|execut[ae]\b|esegu\w*|invi[ae]\b|"
+    r"desconsider\w*|esqueç\w*|dimentic\w*|vergiss|sende\b|schick\w*|zeige\b|lösch\w*|"
+    r"führe\b|игнорир\w*|забудь\w*|отправ\w*|покажи\w*|выведи\w*|удали\w*|выполни\w*|"
+    r"запусти\w*|перешли\w*|zignoruj|zapomnij|wyślij|pokaż|usuń|uruchom\w*|wykonaj|yok\s+say|"
+    r"görmezden\s+gel|unut|gönder|göster|sil|çalıştır|bỏ\s+qua|gửi|hiển\s+thị|xóa|chạy)"
+)
+_ACT_ML_SCRIPT = (
+    r"(?:تجاهل|أرسل|ارسل|اعرض|احذف|نفذ|شغل|התעלם|שלח|מחק|הצג|הרץ|अनदेखा|नज़रअंदाज़|नजरअंदाज|भेजें|भेजो|"
+    r"दिखाएं|हटाएं|चलाएं|無視|出力|送信|表示|削除|実行|忽略|忽視|忽视|无视|發送|发送|执行|執行|删除|"
+    r"刪除|输出|輸出|显示|顯示|上传|上傳|泄露|무시|보내|출력|삭제|실행|전송|업로드|送って|消して|"
+    r"アップロード)"
+)
+_ACT_ML = rf"(?:\b{_ACT_ML_WORDS}\b|{_ACT_ML_SCRIPT})"
+_ACT = re.compile(rf"\b{_ACT_EN}\b(?![\"']\s*:)|{_ACT_ML}", _I)
+_ACT_ML_RE = re.compile(_ACT_ML, _I)
+_IMPERATIVE = re.compile(
+    rf"(?:^|[.!?:;。：]\s*|\n\s*(?:[-*]\s+)?|,\s*(?:then\s+|and\s+)?|\b(?:then|and|so|please)\s+|"
+    rf"[\"'“(]\s*)(?:(?:please|now|immediately|quietly|silently|also|just|simply|first|"
+    rf"always)\s+)*{_ACT_EN}\b(?!\w*[\"']\s*:)",
+    _I,
+)
+_MODAL = re.compile(
+    r"\b(?:must|shall|are\s+(?:now\s+)?(?:required|obligated|expected)\s+to|is\s+(?:required|"
+    r"obligated)\s+to|are\s+to|is\s+to|need\s+to|needs\s+to|ha(?:ve|s)\s+to|required\s+to|"
+    r"requires?\s+(?:\w+\s+){0,3}to|instructs?\s+you|may\s+now|can\s+now|you\s+(?:can|may)|"
+    r"should\s+now|do\s+it\s+now|immediately|mandatory|non-?compliance)\b",
+    _I,
+)
+_OVERRIDE = re.compile(
+    r"\b(?:ignore|disregard|forget|override|bypass)\s+(?:\w+\s+){0,4}?(?:instructions?|rules?|"
+    r"constraints?|guidelines?|polic(?:y|ies)|requests?|question|prompt|restrictions?|"
+    r"directions?|settings?)\b|\b(?:oubli\w*|ignor(?:ez|e|a|iere|es)|olvid\w*|desconsider\w*|"
+    r"esqueç\w*|dimentic\w*|vergiss|игнорир\w*|забудь\w*|zignoruj|zapomnij|yok\s+say|"
+    r"görmezden\s+gel|unut|bỏ\s+qua)\b|تجاهل|התעלם|अनदेखा|नज़रअंदाज़|नजरअंदाज|無視|忽略|忽視|"
+    r"忽视|无视|무시",
+    _I,
+)
+_CONCEAL = re.compile(
+    r"\b(?:quietly|silently|secretly|covertly|without\s+(?:asking|telling|showing|mentioning|"
+    r"checking|confirmation|confirming|a\s+prompt|prompting|review|running\s+tests)|"
+    r"(?:do\s+not|don't|never)\s+(?:tell|mention|bring\s+(?:it|this)\s+up|show|reveal|ask|"
+    r"inform|let)|no\s+need\s+to\s+(?:ask|confirm|check|tell)|skip\s+the\s+(?:confirmation|"
+    r"approval|review|prompt|tests?|ci)\b)",
+    _I,
+)
+
+# -- lexicon: sensitive objects ----------------------------------------------------------------
+
+_SECRET = (
+    r"(?:api[\s_-]?keys?|secrets?|tokens?|passwords?|passphrases?|credentials?|private\s+keys?|"
+    r"ssh\s+keys?|~/\.ssh|\bid_(?:rsa|ed25519|ecdsa)|(?<![\w.])\.env\b|~/\.aws|~/\.kube|"
+    r"kube/?config|\.git-credentials|\.npmrc|\.netrc|\.bashrc|\.zshrc|cookies?|session\s+(?:token|"
+    r"id|cookie)s?|(?:system|hidden|original|initial)\s+(?:prompt|instructions|message)s?|"
+    r"chat\s+(?:logs?|transcripts?|history)|transcripts?|conversation|recovery\s+codes|"
+    r"/etc\b|~/\.\w+|home\s+directory|saved\s+passwords|keychain|wallet|seed\s+phrase|"
+    r"ключ\w*|парол\w*|секрет\w*|ssh|APIキー|パスワード|비밀번호|키|密码|密碼|密钥|金鑰|"
+    r"clé\w*|chave\w*|chiave|contraseña\w*|Passw\w+|hasł\w*|anahtar\w*|khóa|مفاتيح|كلمة\s+المرور|"
+    r"סיסמ\w*|पासवर्ड|कुंजी)"
+)
+_DANGER = (
+    r"(?:(?:curl|wget|iwr|irm)\b[^\n|]{0,200}\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b|\|\s*(?:sudo\s+)?"
+    r"(?:ba|z)sh\b|(?:ba|z)?sh\s+<\(|source\s+<\(|(?:curl|wget)\b[^\n|]{0,200}\|\s*(?:sudo\s+)?"
+    r"(?:python\d?|node|perl|ruby)\b|"
+    r"(?:iwr|irm|invoke-webrequest)\b[^\n]{0,200}\|\s*iex|powershell\s+(?:-\w+\s+)*-e(?:nc|ncodedcommand)?\b|\biex\b|"
+    r"invoke-expression|\brm\s+-[a-z]*r[a-z]*\s+(?:--no-preserve-root\s+)?(?:~|/|\$HOME|\.git\b|"
+    r"\*)|\bsudo\s+(?:rm|chmod|chown|dd|mkfs|su\b)|chmod\s+(?:-R\s+)?(?:0?777|a\+rwx)|"
+    r"git\s+push\s+(?:\S+\s+)*(?:-f|--force)\b|force[-\s]push|drop\s+table|drops?\s+the\s+\w+\s+"
+    r"table|core\.hookspath|config\s+set\s+registry|--(?:extra-)?index-url|trusted-host|"
+    r"os\.system|subprocess|\beval\s*[\"'(\$]|base64\s+-d|sslverify\s+false|verify\s*=\s*False|"
+    r"--no-verify|NODE_TLS_REJECT_UNAUTHORIZED|autoApprove|mkfs|dd\s+if=)"
+)
+_WEAKEN = (
+    r"(?:disable|turn\s+off|bypass|skip|remove|switch\s+off|deactivate|circumvent)\s+(?:\w+\s+)"
+    r"{0,3}?(?:tls|ssl|verification|certificate\s+checks?|firewall\w*|antivirus|2fa|mfa|"
+    r"filter\w*|guard\w*|safety|tests?|ci|review|checks?|auth\w*|middleware|security|"
+    r"sandbox\w*|logging|protection\w*|moderation|policy|policies|rules)"
+)
+_DESTROY = (
+    r"(?:delete|remove|wipe|erase|drop|destroy|overwrite|rotate)\s+(?:\w+\s+){0,4}?(?:repo\w*|"
+    r"database|folder|directory|project|files?|branch|keys?|tests?|\.git|production|everything|"
+    r"all|history|\.bashrc|lockfile|backups?)"
+)
+_EXFIL = (
+    r"(?:send|upload|forward|post|e-?mail|transmit|share|leak|exfiltrate|report)\b[^\n]{0,160}?"
+    r"(?:https?://|\b[\w-]+\.(?:example|com|net|io|org|dev|app|xyz|ru|cn)\b|\w@\w|endpoint|"
+    r"server|analytics)"
+)
+_GRANT = (
+    r"(?:grant|give)\s+(?:\w+\s+){0,3}?(?:admin\w*|root|sudo|full|write)\s*(?:rights|access|"
+    r"privileges|permissions)?|full\s+disk\s+access|admin\s+rights|"
+    r"(?:merge|approve|push)\b[^\n.]{0,60}?(?:without|skip|immediately|straight|directly)"
+)
+_SENSITIVE = re.compile(rf"{_SECRET}|{_DANGER}|{_WEAKEN}|{_DESTROY}|{_EXFIL}|{_GRANT}", _I)
+_DANGER_RE = re.compile(rf"{_DANGER}|{_WEAKEN}|{_DESTROY}|{_EXFIL}", _I)
+_DANGER_CMD = re.compile(_DANGER, _I)
+_REMOTE_EXEC = re.compile(
+    r"(?:curl|wget|iwr|irm|invoke-webrequest)\b[^\n|]{0,200}\|\s*(?:sudo\s+)?(?:\w*sh|python\d?|"
+    r"node|perl|ruby|iex)\b|(?:ba|z)?sh\s+<\(|source\s+<\(|powershell\s+(?:-\w+\s+)*-e(?:nc|"
+    r"ncodedcommand)?\b|invoke-expression|config\s+set\s+registry|--(?:extra-)?index-url|"
+    r"core\.hookspath|os\.system|\beval\s*[\"'(\$]|base64\s+-d",
+    _I,
+)
+_URGENT = re.compile(
+    r"\b(?:now|immediately|right\s+away|at\s+once|before\s+(?:answering|continuing|replying|"
+    r"proceeding)|to\s+(?:continue|proceed|recover|view|load)|every\s+project|everywhere|globally|"
+    r"--global|only\s+fix|the\s+fix\s+for)\b",
+    _I,
+)
+
+# -- framings ----------------------------------------------------------------------------------
+
+_TOOL_SHAPED = re.compile(
+    r"[\"']role[\"']\s*:\s*[\"'](?:tool|function|ipython)[\"']|"
+    r"[\"']?\b(?:tool_results?|tool_response|tool_outputs?|tool_call_id|function_results?|"
+    r"function_response|function_call_output|observation|assistant_instructions|next_action|"
+    r"tool_use_id)\b[\"']?\s*[:=]|"
+    r"</?\s*(?:function_results?|tool_results?|tool_response|tool_outputs?|function_response|"
+    r"function_output|observation|search_results?)\b|\[\s*/?\s*tool[_\s-]?(?:output|result|"
+    r"response)\b|^\s*(?:tool|function)\s+(?:response|result|output)\b|^\s*Observation\s*:|"
+    r"[\"']jsonrpc[\"']\s*:|[\"']type[\"']\s*:\s*[\"'](?:tool_result|tool_response|tool|"
+    r"function_call_output|function_result|tool_output)[\"']",
+    _I,
+)
+_JSON_SHAPED = re.compile(
+    r"\{\s*[\"'](?:result|output|response|status|ok|success|content|message|data|error|note)"
+    r"[\"']\s*:",
+    _I,
+)
+_PREAPPROVED = re.compile(
+    r"\bpre-?(?:approved|authori[sz]ed|cleared|consented|confirmed)\b|approved\s+in\s+advance|"
+    r"\bin\s+advance\b|(?:permission|consent|authori[sz]ation|approval)\s+(?:was\s+|has\s+been\s+|"
+    r"is\s+)?(?:granted|given|on\s+file|obtained|confirmed)|consent\s+on\s+file|"
+    r"already\s+(?:gave|given|granted|approved|authori[sz]ed|agreed|consented|said\s+yes|"
+    r"confirmed|allowed|permitted|opted\s+in|signed\s+off|accepted|okayed)|"
+    r"signed\s+off\s+on|said\s+yes\s+to|opted\s+in|(?:white|allow)-?listed|"
+    r"explicitly\s+(?:permitted|allowed|authori[sz]ed|approved|asked|requested|consented)|"
+    r"as\s+agreed\s+(?:with|in|earlier)|(?:has|have|had)\s+(?:already\s+)?(?:approved|"
+    r"authori[sz]ed|permitted|allowed|consented\s+to|okayed|cleared)|"
+    r"\b(?:approved|authori[sz]ed|okayed|ok'd|consented|agreed|permitted|allowed|cleared|"
+    r"confirmed|signed\s+off|green-?lit|accepted)\b(?:\s+[\w'-]+){0,6}?\s+(?:ahead\s+of\s+time|"
+    r"beforehand|in\s+advance|earlier|previously|at\s+setup|during\s+(?:setup|onboarding))\b|\b(?:ahead\s+of\s+time|beforehand|earlier|already|"
+    r"previously)\b[^.;\n]{0,30}?\b(?:approved|authori[sz]ed|okayed|consented|agreed|"
+    r"permitted|allowed|cleared|confirmed)\b|"
+    r"(?:gave|given)\s+(?:you\s+)?(?:their\s+|his\s+|her\s+)?(?:consent|permission|approval|"
+    r"the\s+go-ahead)|(?:confirmation|approval|consent)\s+is\s+not\s+(?:needed|required)",
+    _I,
+)
+_PERMISSION = re.compile(
+    r"\byou(?:'re|\s+are)\s+(?:now\s+)?(?:allowed|cleared|permitted|authori[sz]ed|free|"
+    r"entitled)\b|\byou\s+(?:can|may)\b|go\s+ahead|\bproceed\b|no\s+need\s+to\s+(?:ask|confirm|"
+    r"check)|(?:confirmation|approval)\s+is\s+not\s+(?:needed|required)|skip\s+the\s+"
+    r"(?:confirmation|approval|review|prompt)|without\s+(?:asking|checking|confirmation|a\s+"
+    r"prompt|prompting)|don'?t\s+(?:ask|bring\s+it\s+up|mention)|permitted\s+you|so\s+\w+",
+    _I,
+)
+_AUTHORITY = re.compile(
+    r"\bofficial\s+(?:notice|directive|instruction|message|order)|"
+    r"\b(?:message|notice|directive|order|update|requirement|memo|instruction)s?\s+(?:issued\s+)?"
+    r"(?:from|by)\s+(?:the\s+|your\s+|our\s+)?(?:\w+\s+){0,3}?(?:team|staff|department|"
+    r"division|maintainers?|vendor|administrators?|admins?|owners?|developers?|security|"
+    r"engineers?|management|board|authority|operator)|"
+    r"\b(?:safety|security|trust\s+(?:and|&)\s+safety|policy|legal|compliance|platform|IT|ops|"
+    r"operations|admin)\s+(?:team|staff|division|department|center|centre|office|officers?|"
+    r"desk)\b|\b(?:system|root|site|server|database|network)\s+administrators?|\bsysadmin|"
+    r"\byour\s+(?:administrator|admin|operator|owner|creator|employer)\b|\bby\s+order\s+of|"
+    r"\b(?:anthropic|openai|deepmind|google|microsoft|meta|mistral|the\s+vendor|our)\s+(?:\w+\s+)"
+    r"{0,2}?(?:team|staff|policy|compliance|safety|security|notice|directive|requirement|"
+    r"engineers?|headquarters|legal)\b|\bmessage\s+from\s+the\s+vendor|"
+    r"\bthis\s+is\s+(?:your|the)\s+\w+\s+speaking|\bauthori[sz]ed\s+by\s+the|"
+    r"\bper\s+(?:company|corporate|security|our)\s+policy|\bcompliance\s+(?:is\s+)?(?:mandatory|"
+    r"required)|\bnon-?compliance\b",
+    _I,
+)
+_AUTHORITY_STRONG = re.compile(
+    r"^\s*\[?\s*system(?:\s+\w+)?\s*\]?\s*:|\[\s*system\b|<\s*system\s*>|"
+    r"\bpriority\s+(?:update|directive|override|instruction)|^\s*\[\s*(?:admin\w*|root|operator|"
+    r"security|official|priority|important|urgent|mandatory|compliance|policy|vendor)\b[^\]\n]"
+    r"{0,30}\]|\b(?:supersedes?|overrides?|takes?\s+precedence\s+over|outranks?)\s+(?:\w+\s+)"
+    r"{0,3}?(?:instructions?|requests?|prompts?|rules?)|"
+    r"\b(?:system|admin\w*|security|priority|emergency|root)\s+override\b",
+    _I,
+)
+_LEAK = re.compile(
+    rf"\b(?:paste|print|output|reveal|send|share|show|upload|post|include|repeat|dump|cat|"
+    rf"display|forward|export|leak|e-?mail)\b[^\n]{{0,80}}?{_SECRET}|\$\(\s*cat\b|cat\s+~/",
+    _I,
+)
+_ACROSTIC = re.compile(
+    r"\b(?:first|last|initial|capital|opening|second|third|final|leading)\s+(?:word|letter|"
+    r"character|char)s?\s+(?:of|from|in)\s+(?:each|every|all|these|those|the|this)\s+"
+    r"(?:\w+\s+){0,2}?(?:lines?|sentences?|rows?|bullets?|bullet\s+points?|paragraphs?|items?|"
+    r"words?|columns?)\b|\bacrostic|\breading\s+down\s+the\s+(?:first|left|initial)\s+column|"
+    r"\bletter\s+(?:one|1)\s+of\s+each|\b(?:first|initial)\s+letters?\s+of|"
+    r"\bcapital\s+letters\s+of\s+this|\bevery\s+(?:second|other|third|fourth|\d+(?:st|nd|rd|th))"
+    r"\s+(?:word|letter|line)",
+    _I,
+)
+_ACROSTIC_DO = re.compile(
+    r"\b(?:follow|obey|carry\s+(?:it\s+|them\s+)?out|do\s+(?:exactly\s+)?(?:what|as)|execute|"
+    r"perform|act\s+on|run|your\s+(?:real\s+|actual\s+|true\s+)?task|instructions?|command|"
+    r"meant\s+for\s+you|concatenate|decode)\b",
+    _I,
+)
+_ERROR = re.compile(
+    r"(?:^|\n)\s*(?:\[?\s*(?:ERROR|FATAL|CRITICAL|PANIC|EMERGENCY|ALERT)\b|\w*\s*ERR!|E:\s|"
+    r"fatal:|error\s*(?:\d|0x|:|code)|Traceback\s*\(most\s+recent|\w*(?:Error|Exception)\b\s*"
+    r"[:\-–]|Exception\b|Segmentation\s+fault|\d{3}\s+(?:Internal\s+Server\s+Error|Service\s+"
+    r"Unavailable|Bad\s+Gateway|Forbidden|Unauthorized)|Warning:|\w+\s+failed\b)|"
+    r"(?<![./-])\b(?:corrupted|has\s+expired|expired|integrity\s+check\s+failed|could\s+not\s+"
+    r"be\s+(?:parsed|loaded|verified)|cannot\s+load|failed|failure|errors?|exception|mismatch|"
+    r"denied|not\s+verified|unverified|crash(?:ed)?|panic|fault|broken|outdated|invalid)\b"
+    r"(?![./-]\w)",
+    _I,
+)
+_CONDITIONAL = re.compile(r"\b(?:if|when|once|unless|whether|after|until)\b", _I)
+_ERROR_FIX = re.compile(
+    r"\b(?:run|running|execute|executing|exec|type|enter|paste|apply|fix|resolve|repair|"
+    r"recover|re-?run|install|re-?authenticate|verify|export|paste|set|type)\w*\b",
+    _I,
+)
+_DISCUSSION = re.compile(
+    r"\b(?:prompt[-\s]injections?|injection\s+attacks?|attacks?|attackers?|adversar\w+|"
+    r"social[-\s]engineering|red[-\s]team\w*|OWASP|jailbreak\w*|mitigations?|defen[cs]es?|"
+    r"malicious|threat\s+model|security\s+researchers?|scanners?|phishing|such\s+as|"
+    r"for\s+example|e\.g\.)\b(?!\.example)",
+    _I,
+)
+
+
+def assess(text: str, *, hidden: bool = False) -> Verdict | None:
+    """The strongest structural finding in one paragraph or carrier (see module docstring)."""
+    best: Verdict | None = None
+    for offset, block in _blocks(text):
+        found = _judge(block, hidden) if len(block) >= 12 else None
+        if found is None:
+            continue
+        rank, why, m = found
+        if rank == 3 and not hidden and _DISCUSSION.search(block) and not _vocative(block):
+            rank = 2
+            why += " (in prose that discusses attacks)"
+        if best is None or rank > best.rank:
+            best = Verdict(rank, why, offset + m.start(), offset + m.end())
+            if rank == 3:
+                break
+    return best
+
+
+_ITEM = re.compile(r"\n(?=[ \t]*(?:[-*+]|\d{1,3}[.)])[ \t])")
+
+
+def _blocks(text: str) -> list[tuple[int, str]]:
+    """List items are judged one by one (a release-notes list is many unrelated sentences)."""
+    if len(text) < 400 or "\n" not in text:
+        return [(0, text)]
+    out, start = [], 0
+    for m in _ITEM.finditer(text):
+        out.append((start, text[start : m.start()]))
+        start = m.end()
+    out.append((start, text[start:]))
+    return out
+
+
+def _vocative(text: str) -> re.Match[str] | None:
+    """An AI addressed directly, followed by a speech act in the same sentence."""
+    for m in _VOC_COLON.finditer(text):
+        window = 80 if m.group("csep") or m.group("lsep") else 300
+        if _ACT.search(text, m.end(), min(len(text), m.end() + window)):
+            return m
+    m2 = _VOC_OTHER.search(text)
+    if m2 and _ACT.search(text, m2.start(), min(len(text), m2.end() + 300)):
+        return m2
+    return None
+
+
+_WORD = re.compile(r"[a-z]+")
+_OTHER_SCRIPT = re.compile(
+    "[\u00c0-\u024f\u0370-\u03ff\u0400-\u052f\u0590-\u06ff\u0900-\u097f\u1e00-\u1eff"
+    "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]"
+)
+_W_ROLE = frozenset(
+    [
+        "ai",
+        "llm",
+        "llms",
+        "gpt",
+        "chatgpt",
+        "claude",
+        "gemini",
+        "copilot",
+        "chatbot",
+        "chatbots",
+        "bot",
+        "bots",
+        "assistant",
+        "assistants",
+        "agent",
+        "agents",
+        "summariser",
+        "summarizer",
+        "summarisers",
+        "summarizers",
+        "generator",
+        "generators",
+        "language",
+        "automated",
+        "autonomous",
+        "ia",
+        "ki",
+        "modelo",
+        "modelos",
+        "modello",
+        "modelli",
+        "modell",
+        "modelle",
+        "modelu",
+        "asistan",
+        "asistente",
+        "asistentes",
+        "assistente",
+        "assistenti",
+        "assistenten",
+        "sprachmodell",
+        "mod",
+        "asystent",
+        "asystenta",
+        "yapay",
+        "sztuczna",
+        "sztucznej",
+    ]
+)
+_W_LOOSE = frozenset(("model", "models", "bot", "bots"))
+_N_ROLE_CUE = ("whoever", "you, the", "you the", "who are a", "who is a")
+_W_CLAIM = frozenset(
+    [
+        "approved",
+        "authorized",
+        "authorised",
+        "okayed",
+        "ok",
+        "consent",
+        "consented",
+        "agreed",
+        "permitted",
+        "allowed",
+        "cleared",
+        "confirmed",
+        "signed",
+        "green",
+        "greenlit",
+        "accepted",
+        "advance",
+        "beforehand",
+        "ahead",
+        "said",
+        "opted",
+        "whitelisted",
+        "allowlisted",
+        "listed",
+        "given",
+        "gave",
+        "earlier",
+        "previously",
+        "already",
+        "preapproved",
+        "preauthorized",
+        "preauthorised",
+        "pre",
+        "approval",
+        "permission",
+        "authorization",
+        "authorisation",
+    ]
+)
+_W_STRONG = frozenset(
+    [
+        "system",
+        "priority",
+        "override",
+        "overrides",
+        "supersede",
+        "supersedes",
+        "precedence",
+        "outrank",
+        "outranks",
+        "admin",
+        "administrator",
+        "root",
+        "operator",
+        "security",
+        "official",
+        "important",
+        "urgent",
+        "mandatory",
+        "compliance",
+        "policy",
+        "vendor",
+    ]
+)
+_W_AUTHORITY = frozenset(
+    [
+        "official",
+        "team",
+        "staff",
+        "department",
+        "division",
+        "center",
+        "centre",
+        "office",
+        "officer",
+        "officers",
+        "desk",
+        "administrator",
+        "administrators",
+        "admin",
+        "admins",
+        "sysadmin",
+        "operator",
+        "owner",
+        "creator",
+        "employer",
+        "order",
+        "speaking",
+        "authorized",
+        "authorised",
+        "policy",
+        "compliance",
+        "noncompliance",
+        "non",
+        "maintainers",
+        "maintainer",
+        "vendor",
+        "management",
+        "board",
+        "authority",
+        "engineers",
+        "developers",
+        "security",
+        "legal",
+        "headquarters",
+        "requirement",
+        "notice",
+        "directive",
+        "memo",
+        "anthropic",
+        "openai",
+        "deepmind",
+        "google",
+        "microsoft",
+        "meta",
+        "mistral",
+    ]
+)
+_W_ACROSTIC = frozenset(
+    [
+        "first",
+        "last",
+        "initial",
+        "capital",
+        "opening",
+        "second",
+        "third",
+        "final",
+        "leading",
+        "acrostic",
+        "column",
+        "letter",
+        "every",
+    ]
+)
+_N_TOOL = ("tool", "function", "observation", "jsonrpc", "next_action", "search_result")
+_N_ERROR: tuple[str, ...] = (
+    "err",
+    "fatal",
+    "critical",
+    "panic",
+    "emergency",
+    "alert",
+    "exception",
+    "traceback",
+    "fault",
+    "warning",
+    "fail",
+    "corrupt",
+    "expired",
+    "could not",
+    "cannot load",
+    "mismatch",
+    "denied",
+    "verified",
+    "crash",
+    "broken",
+    "outdated",
+    "invalid",
+    "e:",
+)
+
+
+def _has(lower: str, needles: tuple[str, ...]) -> bool:
+    """One of the literal needles occurs in the lower-cased text."""
+    return any(n in lower for n in needles)
+
+
+class _Lazy:
+    """Expensive features of one text, computed on first use."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._risky: bool | None = None
+
+    def risky(self) -> bool:
+        """Something sensitive, concealed from the user, or an override of instructions."""
+        if self._risky is None:
+            t = self.text
+            self._risky = bool(
+                _SENSITIVE.search(t)
+                or _ML_OBJECT.search(t)
+                or _CONCEAL.search(t)
+                or _ML_CONCEAL.search(t)
+                or _OVERRIDE.search(t)
+            )
+        return self._risky
+
+
+def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
+    # cues first: without one of them no rule below can fire. Each cue's expression runs only
+    # when one of its literal needles occurs in the lower-cased text (keeps clean prose cheap).
+    lower = text.lower()
+    words = set(_WORD.findall(lower))
+    other = not text.isascii() and _OTHER_SCRIPT.search(text) is not None  # no word gate
+    role = _ROLE_ANY.search(text) if other or not words.isdisjoint(_W_ROLE) else None
+    loose = _THIRD_LOOSE.search(text) if not words.isdisjoint(_W_LOOSE) else None
+    tool = _TOOL_SHAPED.search(text) if _has(lower, _N_TOOL) else None
+    claim = _PREAPPROVED.search(text) if not words.isdisjoint(_W_CLAIM) else None
+    strong = _AUTHORITY_STRONG.search(text) if not words.isdisjoint(_W_STRONG) else None
+    if strong is None and not words.isdisjoint(_W_AUTHORITY):
+        authority = _AUTHORITY.search(text)
+    else:
+        authority = strong
+    scheme = _ACROSTIC.search(text) if not words.isdisjoint(_W_ACROSTIC) else None
+    error = _ERROR.search(text) if _has(lower, _N_ERROR) else None
+    cue = role or loose or tool or claim or authority or scheme or error or hidden
+    if not (cue or _has(lower, _N_ROLE_CUE) and _ROLE_CUE.search(text)):
+        return None
+    voc = _vocative(text) if role or loose or not words.isdisjoint(_W_LOOSE) or other else None
+    if voc is None and _has(lower, _N_ROLE_CUE):
+        voc = _vocative(text)
+    if voc:
+        return 3, "addressed to an AI with an instruction", voc
+    lazy = _Lazy(text)
+    third = _THIRD_PERSON.search(text) if role else None
+    if third and lazy.risky():
+        return 3, "directive to AI agents with a sensitive action", third
+    ml_role = _ROLE_ML_RE.search(text) if role else None
+    if ml_role and _ACT_ML_RE.search(text) and lazy.risky():
+        return 3, "instruction to an AI (non-English) with a sensitive action", ml_role
+    directive = _IMPERATIVE.search(text) or _MODAL.search(text) or _ML_DIRECTIVE.search(text)
+    ai = third or role
+    you = _YOU.search(text)
+    addressed = ai or you
+    if hidden and ai and (directive or you):
+        return 3, "hidden text addressed to an AI", ai
+    if tool is None and ai:
+        tool = _JSON_SHAPED.search(text)
+    if tool and directive and (addressed or loose or _IMPERATIVE.search(text)):
+        return 3, "tool or function output that carries an instruction", tool
+    if claim and not _CONDITIONAL.search(text, max(0, claim.start() - 60), claim.start()):
+        granted = _PERMISSION.search(text) or directive
+        if granted and (ai or you or lazy.risky()):
+            return 3, "claims the user pre-approved an action", claim
+    demanded = ai or loose or (you and (strong or lazy.risky()))
+    if authority and (_MODAL.search(text) or strong) and demanded:
+        return 3, "claims authority and demands compliance", authority
+    if scheme and (_ACROSTIC_DO.search(text) or ai):
+        return 3, "hidden acrostic / first-word scheme", scheme
+    fix = directive or _ERROR_FIX.search(text)
+    if error and fix:
+        asserted = not _CONDITIONAL.search(text, max(0, error.start() - 40), error.start())
+        if _LEAK.search(text) or third or (loose and _DANGER_CMD.search(text)):
+            return 3, "error message that tells the reader to run something", error
+        danger = _REMOTE_EXEC.search(text) or (_DANGER_CMD.search(text) and _URGENT.search(text))
+        if asserted and danger:
+            return 3, "error message that tells the reader to run something", error
+    if hidden and directive and _DANGER_RE.search(text):
+        return 3, "hidden imperative about something sensitive", directive
+    if (third and directive) or (tool and ai) or (claim and addressed) or (strong and directive):
+        m = third or tool or claim or strong
+        assert m is not None
+        return 2, "instruction-like text addressed to an AI", m
+    return None
+
+
+_TITLE = r"(?:\"(?P<t1>[^\"\n]{3,500})\"|'(?P<t2>[^'\n]{3,500})'|\((?P<t3>[^()\n]{3,500})\))"
+_INLINE_TITLE = re.compile(rf"!?\[[^\]\n]{{0,300}}\]\(\s*<?[^\s)>]*>?\s+{_TITLE}\s*\)")
+_REF_TITLE = re.compile(rf"^ {{0,3}}\[[^\]\n]{{1,300}}\]:[ \t]*<?\S+?>?[ \t]+{_TITLE}[ \t]*$", re.M)
+
+
+def carriers(text: str) -> Iterator[tuple[str, int, int, str]]:
+    """Link and image titles (inline and reference definitions): ``(title, start, end, kind)``."""
+    if "[" not in text:
+        return
+    for pattern, kind in ((_INLINE_TITLE, "markdown link title"), (_REF_TITLE, "reference title")):
+        for m in pattern.finditer(text):
+            title = m.group("t1") or m.group("t2") or m.group("t3") or ""
+            yield title, m.start(), m.end(), kind

@@ -1,0 +1,84 @@
+"""Injection annotation figures per kind: recall/precision on the held-out set and the kit.
+
+Usage: ``.venv/bin/python scripts/eval_injection.py [--show-misses]``
+
+Reads ``fixtures/injection/heldout.jsonl`` (always) and, when ``../shared/data`` is present,
+the visible kit ``badinputs/prompt_injection/{injections,benign}.jsonl``. An injection counts as
+caught when ``max_severity(annotate(text))`` reaches its ``min_severity``; a benign passage is a
+false alarm when it is flagged ``high`` (its ``max_severity`` is exceeded). Precision per kind is
+caught / (caught + benign passages of that kind's detector flagged high) is not attributable per
+kind, so the table gives recall per kind and, per set, the precision of "flagged high".
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from docorbit_assets.lib.injection import annotate, max_severity  # noqa: E402
+
+_RANK = {"": 0, "low": 1, "medium": 2, "high": 3}
+
+
+def _rows(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+
+
+def evaluate(rows: list[dict], show: bool) -> None:
+    recall: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    flagged_high = true_high = benign = false_alarm = 0
+    for r in rows:
+        sev = max_severity(annotate(r["text"]))
+        kind = r.get("kind") or r.get("technique") or "?"
+        if r["label"] == "injection":
+            ok = _RANK[sev] >= _RANK[r["min_severity"]]
+            recall[kind][0] += ok
+            recall[kind][1] += 1
+            if sev == "high":
+                flagged_high += 1
+                true_high += 1
+            if show and not ok:
+                print(f"  MISS {r['id']} ({sev or 'none'}): {r['text'][:110]!r}")
+        else:
+            benign += 1
+            if _RANK[sev] > _RANK[r["max_severity"]]:
+                false_alarm += 1
+                if show:
+                    print(f"  FALSE ALARM {r['id']} ({sev}): {r['text'][:110]!r}")
+            if sev == "high":
+                flagged_high += 1
+    caught = sum(v[0] for v in recall.values())
+    total = sum(v[1] for v in recall.values())
+    for kind, (c, n) in sorted(recall.items()):
+        print(f"  {kind:22s} recall {c:3d}/{n:<3d} {100 * c / n:5.1f}%")
+    prec = true_high / flagged_high if flagged_high else 1.0
+    print(
+        f"  ALL injections recall {caught}/{total} ({100 * caught / total:.1f}%); "
+        f"benign flagged high {false_alarm}/{benign}; precision of 'high' {100 * prec:.1f}%"
+    )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--show-misses", action="store_true")
+    args = ap.parse_args()
+    for name in ("heldout", "fresh"):
+        print(f"held-out set (fixtures/injection/{name}.jsonl):")
+        evaluate(_rows(ROOT / "fixtures" / "injection" / f"{name}.jsonl"), args.show_misses)
+    kit = ROOT.parent / "shared" / "data" / "badinputs" / "prompt_injection"
+    if not kit.is_dir():
+        print("visible kit: ../shared/data absent, skipped")
+        return
+    rows = _rows(kit / "injections.jsonl") + _rows(kit / "benign.jsonl")
+    print("visible kit (badinputs/prompt_injection, per technique):")
+    evaluate(rows, args.show_misses)
+
+
+if __name__ == "__main__":
+    main()
