@@ -102,12 +102,6 @@ TOOL_NAMES = (
 # Tool families in their own modules (``module:add_tools``), each with its TOOL_NAMES; see
 # ``mcp_common``. build_server registers them after the core tools, in this order.
 TOOL_FAMILIES: tuple[str, ...] = ("mcp_api", "mcp_change", "mcp_export")
-_READ_ONLY = READ_ONLY
-_INGEST = INGEST
-
-
-_result = tool_result
-_tool_error = tool_error
 
 
 def _resource_json(data: dict[str, Any]) -> str:
@@ -135,7 +129,7 @@ def build_server(home: Home, *, read_limit: int = RESOURCE_READ_LIMIT) -> MCPSer
         """The workspace whose pins count: the server's project, else its working directory."""
         return workspace_root(home)
 
-    @server.tool(name="search_docs", annotations=_READ_ONLY)
+    @server.tool(name="search_docs", annotations=READ_ONLY)
     def search_docs(
         query: Annotated[
             str, Field(description="What you are looking for, in words or API names.")
@@ -156,16 +150,16 @@ def build_server(home: Home, *, read_limit: int = RESOURCE_READ_LIMIT) -> MCPSer
                 root=_root(),
             )  # fmt: skip
         except DocOrbitError as e:
-            raise _tool_error(e) from e
+            raise tool_error(e) from e
         hits = [render.hit_dict(h) for h in page.hits]
         markdown = render.render_hits(query, hits, next_cursor=page.next_cursor)
         if page.notices:
             markdown = "\n".join(f"> version: {render.one_line(n, 300)}" for n in page.notices) + (
                 "\n\n" + markdown
             )
-        return _result(page, markdown)
+        return tool_result(page, markdown)
 
-    @server.tool(name="get_doc", annotations=_READ_ONLY)
+    @server.tool(name="get_doc", annotations=READ_ONLY)
     def get_doc_tool(
         chunk_id: Annotated[str | None, Field(description="A chunk_id from search_docs.")] = None,
         page_id: Annotated[str | None, Field(description="A page_id: read the whole page.")] = None,
@@ -191,21 +185,21 @@ def build_server(home: Home, *, read_limit: int = RESOURCE_READ_LIMIT) -> MCPSer
                 cursor=cursor,
             )
         except DocOrbitError as e:
-            raise _tool_error(e) from e
-        return _result(doc, render.render_doc(doc.model_dump(mode="json")))
+            raise tool_error(e) from e
+        return tool_result(doc, render.render_doc(doc.model_dump(mode="json")))
 
-    @server.tool(name="list_sources", annotations=_READ_ONLY)
+    @server.tool(name="list_sources", annotations=READ_ONLY)
     def list_sources_tool() -> Annotated[CallToolResult, SourceList]:
         """List the documentation sources (configured and published: library, version, snapshot,
         counts)."""
         try:
             result = service.list_sources(home, catalog)
         except DocOrbitError as e:
-            raise _tool_error(e) from e
+            raise tool_error(e) from e
         rows = [s.model_dump(mode="json") for s in result.sources]
-        return _result(result, render.render_sources(rows))
+        return tool_result(result, render.render_sources(rows))
 
-    @server.tool(name="get_documentation_map", annotations=_READ_ONLY)
+    @server.tool(name="get_documentation_map", annotations=READ_ONLY)
     def get_documentation_map(
         library: Annotated[
             str | None, Field(description="Only this library (see list_sources).")
@@ -234,10 +228,10 @@ def build_server(home: Home, *, read_limit: int = RESOURCE_READ_LIMIT) -> MCPSer
                 cursor=cursor,
             )
         except DocOrbitError as e:
-            raise _tool_error(e) from e
-        return _result(data, render.render_map(data.model_dump(mode="json")))
+            raise tool_error(e) from e
+        return tool_result(data, render.render_map(data.model_dump(mode="json")))
 
-    @server.tool(name="get_implementation_context", annotations=_READ_ONLY)
+    @server.tool(name="get_implementation_context", annotations=READ_ONLY)
     def get_implementation_context(
         task: Annotated[str, Field(description="What you are implementing, in a sentence.")],
         budget: Annotated[
@@ -258,13 +252,13 @@ def build_server(home: Home, *, read_limit: int = RESOURCE_READ_LIMIT) -> MCPSer
                 root=_root(),
             )  # fmt: skip
         except DocOrbitError as e:
-            raise _tool_error(e) from e
+            raise tool_error(e) from e
         markdown = render.render_context(pack.model_dump(mode="json"))
         if pack.notices:
             markdown = f"> version: {render.one_line(pack.notices[0], 300)}\n\n" + markdown
-        return _result(pack, markdown)
+        return tool_result(pack, markdown)
 
-    @server.tool(name="ingest_doc", annotations=_INGEST)
+    @server.tool(name="ingest_doc", annotations=INGEST)
     async def ingest_doc(
         location: Annotated[
             str, Field(description="An http(s) URL or a local folder or Markdown file.")
@@ -288,8 +282,8 @@ def build_server(home: Home, *, read_limit: int = RESOURCE_READ_LIMIT) -> MCPSer
                 )
             )
         except DocOrbitError as e:
-            raise _tool_error(e) from e
-        return _result(data, render.render_ingest(data.model_dump(mode="json")))
+            raise tool_error(e) from e
+        return tool_result(data, render.render_ingest(data.model_dump(mode="json")))
 
     def _read(fn: Any, ident: str, offset: Any) -> str:
         at = resource_offset(offset)  # a bad offset is invalid params (-32602), not -32603
@@ -351,7 +345,7 @@ def _add_version_tool(server: MCPServer, home: Home, catalog: Any) -> None:
     from docorbit_serve.home import workspace_root
     from docorbit_serve.versioned import render_version_report
 
-    @server.tool(name="get_version", annotations=_READ_ONLY)
+    @server.tool(name="get_version", annotations=READ_ONLY)
     def get_version(
         library: Annotated[
             str | None, Field(description="Only this library (default: all the workspace uses).")
@@ -361,5 +355,5 @@ def _add_version_tool(server: MCPServer, home: Home, catalog: Any) -> None:
         try:
             rep = service.version_report(home, workspace_root(home), [library] if library else [])
         except DocOrbitError as e:
-            raise _tool_error(e) from e
-        return _result(rep, render_version_report(rep.model_dump(mode="json")))
+            raise tool_error(e) from e
+        return tool_result(rep, render_version_report(rep.model_dump(mode="json")))

@@ -15,7 +15,6 @@ Contract::
                      offset=0, backend=None) -> VersionedResult
     version_report(root, manifest, libraries=()) -> dict            (``docorbit version``,
                                                                       MCP ``get_version``)
-    render_notices(result) -> str                                  (Markdown lines)
     render_version_report(report) -> str                            (Markdown)
     update_docs_lock(root, manifest, check=False) -> dict           (``init``/``update``)
 
@@ -83,7 +82,6 @@ __all__ = [
     "indexed_versions",
     "notice",
     "pinned_versions",
-    "render_notices",
     "render_version_report",
     "update_docs_lock",
     "version_report",
@@ -311,13 +309,6 @@ def versioned_search(
         versions={lib: p.to_dict() for lib, p in in_play.items()},
         notices=[notice(p) for p in in_play.values()],
     )
-
-
-def render_notices(result: VersionedResult) -> str:
-    """The result's version notices as Markdown lines (metadata only, no fetched text)."""
-    if not result.notices:
-        return ""
-    return "\n".join(f"**Version:** {n}" for n in result.notices) + "\n\n"
 
 
 # --------------------------------------------------------------------------- docs.lock

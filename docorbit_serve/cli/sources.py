@@ -18,7 +18,6 @@ from docorbit_serve.cli._common import (
 )
 from docorbit_serve.cli.versions import (
     _lock_workspace,
-    _published_manifest,
 )
 from docorbit_serve.errors import (
     BlockedURL,
@@ -28,13 +27,11 @@ from docorbit_serve.errors import (
     NotFound,
     UsageError,
 )
-from docorbit_serve.home import Home
 from docorbit_serve.registry import KINDS, Registry, load_registry, save_registry
 from docorbit_serve.settings import LIMITS
 
 __all__: list[str] = []
 
-_URL_KINDS = ("web", "llms_txt", "sitemap")
 _HOST_PORT = re.compile(r"^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$")
 
 # --------------------------------------------------------------------------- registry commands
@@ -92,9 +89,6 @@ def init(state: _State, hybrid: bool | None) -> None:
         if data["docs_lock"]["written"]:
             text += f"\ndocs.lock: {data['docs_lock']['path']}"
     _emit(state, data, text)
-
-
-_is_url = service.is_url
 
 
 @cli.command()
@@ -184,7 +178,7 @@ def _parse_limits(items: tuple[str, ...]) -> dict[str, Any]:
 
 def _is_identifier(text: str) -> bool:
     """A package name (``httpx``, ``@scope/pkg``), not a URL and not an existing path."""
-    if _is_url(text) or Path(text).expanduser().exists() or "://" in text:
+    if service.is_url(text) or Path(text).expanduser().exists() or "://" in text:
         return False
     return re.fullmatch(r"(@[a-z0-9][\w.-]*/)?[A-Za-z0-9][A-Za-z0-9._-]{0,213}", text) is not None
 
@@ -209,13 +203,6 @@ def _resolve_name(name: str, allow_hosts: tuple[str, ...]) -> dict[str, Any]:
     return res
 
 
-_check_policy = service.check_policy
-
-
-def _published_sources(home: Home) -> dict[str, Any]:
-    return dict(_published_manifest(home).get("sources") or {})
-
-
 @cli.command(name="list")
 @json_option
 @click.pass_obj
@@ -231,11 +218,17 @@ def list_(state: _State) -> None:
             f"no sources in {home.config_path}; add one with `docorbit add PATH_OR_URL --library L`"
         )
     else:
-        lines = ["| name | kind | library | version | location | snapshot |", "|---" * 6 + "|"]
+        lines = [
+            "| name | kind | library | version | location | snapshot | fetched |",
+            "|---" * 7 + "|",
+        ]
         for r in result.sources:
             snap = r.snapshot or "(not published)"
+            age = "never" if r.age_hours is None else f"{r.age_hours:.1f} h ago"
+            fetched = f"STALE ({age})" if r.stale else age
             lines.append(
-                f"| {r.name} | {r.kind} | {r.library} | {r.version or '-'} | {r.location} | {snap} |"
+                f"| {r.name} | {r.kind} | {r.library} | {r.version or '-'} | {r.location} "
+                f"| {snap} | {fetched} |"
             )
         text = "\n".join(lines)
     _emit(state, result.model_dump(mode="json"), text)
@@ -281,7 +274,7 @@ def inspect(state: _State, target: str, kind: str, allow_hosts: tuple[str, ...])
         settings_hosts = ()
     hosts = (*settings_hosts, *allow_hosts)
     resolution = None
-    if not _is_url(target):
+    if not service.is_url(target):
         service.refuse_other_scheme(target)
         if Path(target).expanduser().exists():
             data = _inspect_local(Path(target).expanduser().resolve())
@@ -291,7 +284,7 @@ def inspect(state: _State, target: str, kind: str, allow_hosts: tuple[str, ...])
             raise UsageError(f"inspect wants an http(s) URL or a package name, not {target!r}")
         resolution = _resolve_name(target, hosts)
         target = resolution["chosen"]["url"]
-    _check_policy(target, hosts)
+    service.check_policy(target, hosts)
     found = service.discover_candidates(target, kind, hosts)
     data = {"url": target, "kind": kind, "resolved": resolution, **found}
     _emit(state, data, _inspect_text(data))

@@ -132,8 +132,10 @@ def test_user_text_with_sql_and_fts_syntax_is_searched_as_words(catalog):
     assert search(catalog, "timeout").hits
 
 
-def test_default_backend_is_one_of_the_backends():
-    assert DEFAULT_BACKEND in BACKENDS
+def test_a_search_without_backend_runs_the_default_one(catalog):
+    res = search(catalog, "timeout")
+    assert res.backend == DEFAULT_BACKEND == "bm25" and res.hits
+    assert search(catalog, "timeout", backend="fts").backend == "fts"
 
 
 def test_importing_search_loads_neither_dagster_nor_the_pipeline():
