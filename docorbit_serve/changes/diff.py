@@ -9,6 +9,8 @@ Contract:
   - sections (chunks grouped by ``path`` + ``anchor``, split parts joined) of pages present on
     both sides: added / removed / modified;
   - pitfalls by kind + symbol + normalised text, symbols by kind + qualname: added / removed.
+  A section that is an endpoint's own section of the spec's rendered page, and an ``endpoint``
+  symbol, are left out when the endpoints are compared too (the endpoint item says it).
   Text is compared in ``normalize.normalized`` form, so whitespace, list markers, emphasis,
   re-wrapping and link order are not changes. Items are sorted by kind, change, key; every item
   carries url, anchor or JSON pointer, and both snapshot ids.
@@ -232,8 +234,35 @@ def diff_tables(old: Rows, new: Rows, from_snapshot: str, to_snapshot: str) -> l
             "symbol", g(old, "symbols"), g(new, "symbols"), _symbol_key, sides, _symbol_desc
         )
     )
+    items = _fold_endpoint_echoes(items, old, new)
     items.sort(key=lambda i: (KINDS.index(i.kind), _CHANGE_ORDER[i.change], i.key))
     return items
+
+
+def _fold_endpoint_echoes(items: list[DiffItem], old: Rows, new: Rows) -> list[DiffItem]:
+    """Drop the echoes of an endpoint change: the operation's section of the spec's rendered
+    page and its ``endpoint`` symbol — the endpoint item already says it, with more detail."""
+    eps = (old.get("endpoints") or []) + (new.get("endpoints") or [])
+    if not eps:
+        return items
+    op_chunks = {r.get("chunk_id") for r in eps if r.get("chunk_id")}
+    chunks = (old.get("chunks") or []) + (new.get("chunks") or [])
+    op_sections = {
+        f"{c['path']}#{c.get('anchor') or ''}" if c.get("anchor") else str(c["path"])
+        for c in chunks
+        if c.get("id") in op_chunks
+    }
+    keys = {ep.endpoint_key(str(r["method"]), str(r["path"])) for r in eps}
+
+    def echo(i: DiffItem) -> bool:
+        if i.kind == "section":
+            return i.key in op_sections
+        if i.kind == "symbol" and i.key.startswith("endpoint "):
+            method, _, path = i.key.removeprefix("endpoint ").partition(" ")
+            return ep.endpoint_key(method, path) in keys
+        return False
+
+    return [i for i in items if not echo(i)]
 
 
 def _side(ref: SnapshotRef) -> DiffSide:
@@ -273,7 +302,14 @@ def load_tables(home: Home, ref: SnapshotRef, kinds: Iterable[str]) -> Rows:
     want = set(kinds)
     need = {"endpoints": "endpoint", "pages": "page", "chunks": "section"}
     need |= {"pitfalls": "pitfall", "symbols": "symbol"}
-    tables = [t for t in _TABLES if need[t] in want or (t == "pages" and "section" in want)]
+    # endpoints are read for sections and symbols too: their echoes of an endpoint are folded
+    tables = [
+        t
+        for t in _TABLES
+        if need[t] in want
+        or (t == "pages" and "section" in want)
+        or (t == "endpoints" and want & {"section", "symbol"})
+    ]
     return {t: read_rows(home, ref, t) for t in tables}
 
 

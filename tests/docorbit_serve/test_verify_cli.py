@@ -60,6 +60,11 @@ def test_cli_diff_of_library_versions_reports_removed_added_and_deprecated(oai_h
         and "added" not in data["summary"]["endpoint"]
     )
     assert data["from"]["version"] == "1.3.0" and data["to"]["version"] == "2.0.0"
+    # all kinds: the operations' sections and endpoint symbols are folded into the endpoint items
+    r = _run(oai_home, "diff", "openai", "--from", "1.3.0", "--to", "2.0.0", "--json")
+    every = json.loads(r.stdout)
+    removed = [(i["kind"], i["key"]) for i in every["items"] if i["change"] == "removed"]
+    assert len(removed) == 5 and {k for k, _ in removed} == {"endpoint"}
     r = _run(oai_home, "diff", "openai", "--kind", "endpoint", "--json")  # default: top two
     data = json.loads(r.stdout)
     assert (data["from"]["version"], data["to"]["version"]) == ("2.0.0", "2023-11-06-devday")
