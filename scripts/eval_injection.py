@@ -68,7 +68,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--show-misses", action="store_true")
     args = ap.parse_args()
-    for name in ("heldout", "fresh"):
+    for name in ("heldout", "fresh", "blind"):
         print(f"held-out set (fixtures/injection/{name}.jsonl):")
         evaluate(_rows(ROOT / "fixtures" / "injection" / f"{name}.jsonl"), args.show_misses)
     kit = ROOT.parent / "shared" / "data" / "badinputs" / "prompt_injection"
