@@ -93,6 +93,7 @@ from docorbit_assets.lib.examples import (
 from docorbit_assets.lib.markdown_scan import Scan, admonitions, iter_links, scan_markdown
 from docorbit_assets.lib.normalize import page_paths
 from docorbit_assets.lib.openapi import SpecError
+from docorbit_assets.lib.pitfalls import classify
 from docorbit_serve.registry import SourceConfig
 from docorbit_serve.schemas import SCHEMAS, stable_id
 from docorbit_serve.tokens import count_tokens
@@ -602,37 +603,10 @@ def _signature(lines: list[str], n: int) -> str:
 
 # --- pitfalls --------------------------------------------------------------------------------
 
-_WARNING_TYPES = {
-    "warning": "warning",
-    "danger": "warning",
-    "caution": "warning",
-    "attention": "warning",
-    "error": "warning",
-    "deprecated": "deprecation",
-    "versionremoved": "removal",
-}
-"""Admonition types that are pitfalls by themselves (body text may say more, e.g. a removal)."""
 _CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
-_BREAKING = re.compile(r"\bbreaking[- ]changes?\b|\bbackwards?[- ]incompatib\w*", re.I)
-_DEPRECATED = re.compile(
-    r"\b(?:is|are|was|were|been|be|being|now|become[sd]?|getting)\s+(?:now\s+|also\s+|officially\s+)?"
-    r"deprecated\b"
-    r"|\bdeprecat(?:e|es|ing)\b"
-    r"|\bdeprecated\s+(?:in\b|since\b|as\s+of\b|for\b|alias|and\b|in\s+favou?r|CODE|"
-    r"(?:parameters?|arguments?|fields?|methods?|functions?|class(?:es)?|features?|attributes?|"
-    r"options?|settings?|config\w*|way|API|syntax|behaviou?r|module|package)\b)"
-    r"|\(deprecated\)"
-    r"|\b(?:raises?|emits?|issues?|shows?)\s+(?:a\s+)?deprecation\s*warning",
-    re.I,
-)
-_REMOVED = re.compile(
-    r"\b(?:has|have|had)\s+(?:now\s+|also\s+)?been\s+(?:fully\s+|completely\s+)?removed\b"
-    r"|\b(?:will|to)\s+be\s+(?:fully\s+|completely\s+)?removed\b"
-    r"|\bremoved\s+in\s+(?:v(?:ersion)?\s*\d|\d|[A-Z]\w*\s+v?\d)"
-    r"|\bno\s+longer\s+(?:supported|available|exists?|works?)\b"
-    r"|\bdropp(?:ed|ing)\s+support\b",
-    re.I,
-)
+_ADMONITION_KINDS = {"deprecated": "deprecated", "versionremoved": "removed"}
+"""Admonition types that state a pitfall by themselves (their first sentence is the evidence
+when no sentence names a kind)."""
 _SYMBOL_SPAN = re.compile(r"`(?P<name>[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*)(?:\([^`]*\)|=[^`]*)?`")
 _LIST_ITEM = re.compile(r"^[ ]*(?:[*+-]|\d{1,9}[.)])[ \t]+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z*_`\[])")
@@ -640,55 +614,60 @@ _QUOTE = re.compile(r"^[ ]*>[ ]?")
 _MAX_TEXT = 1000
 
 
-def _kind(text: str) -> str:
-    plain = _CODE_SPAN.sub(" CODE ", text).replace("*", "").replace("_", " ")
-    if _BREAKING.search(plain):
-        return "breaking_change"
-    if _DEPRECATED.search(plain):
-        return "deprecation"
-    if _REMOVED.search(plain):
-        return "removal"
-    return ""
-
-
 def extract_pitfalls(chunks: pa.Table) -> pa.Table:
-    """``PITFALLS`` from warning admonitions and deprecation/removal/breaking sentences."""
+    """``PITFALLS``: sentences that explicitly state a trap (``pitfalls.classify``), from
+    paragraphs, list items and admonitions."""
     rows: list[dict[str, Any]] = []
     for c in chunks.to_pylist():
-        for kind, text in _chunk_pitfalls(c["text"]):
-            m = _SYMBOL_SPAN.search(text)
+        for kind, sentence, unit in _chunk_pitfalls(c["text"]):
+            symbols = list(dict.fromkeys(m.group("name") for m in _SYMBOL_SPAN.finditer(sentence)))
+            endpoints = sorted(
+                {
+                    f"{m.group('method')} {m.group('path').rstrip('.,;:')}"
+                    for m in _ENDPOINT_TEXT.finditer(sentence)
+                }
+            )
             rows.append(
                 {
-                    "id": stable_id("f_", c["id"], kind, text),
+                    "id": stable_id("f_", c["id"], kind, sentence),
                     **_provenance(c),
                     "kind": kind,
-                    "symbol": m.group("name") if m else "",
-                    "text": text,
+                    "symbol": symbols[0] if symbols else "",
+                    "text": _cap(unit),
                     "path": c["path"],
                     "anchor": c["anchor"],
+                    "sentence": _cap(sentence),
+                    "heading": c["heading"],
+                    "symbols": symbols,
+                    "endpoints": endpoints,
                 }
             )
     return _table("pitfalls", _dedupe(rows))
 
 
-def _chunk_pitfalls(text: str) -> list[tuple[str, str]]:
+def _sentences(unit: str) -> list[str]:
+    return [x.strip() for x in _SENTENCE_END.split(unit) if x.strip()]
+
+
+def _chunk_pitfalls(text: str) -> list[tuple[str, str, str]]:
+    """(kind, sentence, unit) of every pitfall sentence of a chunk."""
     scan = scan_markdown(text)
-    lines = scan.lines
-    used = [False] * len(lines)
-    out: list[tuple[str, str]] = []
+    used = [False] * len(scan.lines)
+    out: list[tuple[str, str, str]] = []
     for adm in admonitions(scan):
         body = _collapse(" ".join([adm.title, adm.body]))
         for k in range(adm.start, adm.end):
             used[k] = True
-        kind = _kind(body)
-        if not kind and adm.type in _WARNING_TYPES:
-            kind = _WARNING_TYPES[adm.type]
-        if kind and body:
-            out.append((kind, _cap(body)))
+        found = [(classify(x), x) for x in _sentences(body)]
+        found = [(k, x) for k, x in found if k]
+        if not found and adm.type in _ADMONITION_KINDS and body:
+            found = [(_ADMONITION_KINDS[adm.type], _sentences(body)[0])]
+        out.extend((k, x, body) for k, x in found)
     for unit in _text_units(scan, used):
-        kind = _kind(unit)
-        if kind:
-            out.append((kind, _cap(unit)))
+        for sentence in _sentences(unit):
+            kind = classify(sentence)
+            if kind:
+                out.append((kind, sentence, unit))
     return out
 
 

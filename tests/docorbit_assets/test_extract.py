@@ -298,7 +298,7 @@ def test_pitfalls_find_real_deprecations_in_fastapi_release_notes(real_doc_sets)
     pitfalls = extract_pitfalls(ds.chunks)
     assert pitfalls.schema.equals(SCHEMAS["pitfalls"])
     notes = _by_path(pitfalls, "release-notes.md")
-    deprecations = [p for p in notes if p["kind"] == "deprecation"]
+    deprecations = [p for p in notes if p["kind"] in ("deprecated", "removed")]
     assert len(deprecations) >= 10
     orjson = [p for p in deprecations if "ORJSONResponse" in p["text"]]
     assert orjson and orjson[0]["symbol"] == "ORJSONResponse"
@@ -312,9 +312,9 @@ def test_pitfalls_find_the_httpx_data_argument_deprecation(real_doc_sets):
     ds = real_doc_sets["httpx"]
     pitfalls = extract_pitfalls(ds.chunks).to_pylist()
     compat = [p for p in pitfalls if p["path"] == "compatibility.md"]
-    assert [(p["kind"], p["symbol"]) for p in compat] == [("deprecation", "data")]
+    assert [(p["kind"], p["symbol"]) for p in compat] == [("deprecated", "data")]
     # "added, changed, deprecated or removed features" in the contributing guide is not one
-    assert not [p for p in pitfalls if p["path"] == "contributing.md" and p["kind"] != "warning"]
+    assert not [p for p in pitfalls if p["path"] == "contributing.md"]
 
 
 def test_pitfalls_are_conservative_on_small_inputs():
@@ -334,44 +334,38 @@ def test_pitfalls_are_conservative_on_small_inputs():
     )
     pages, chunks = _tables(("p.md", text))
     got = [(p["kind"], p["symbol"], p["text"]) for p in extract_pitfalls(chunks).to_pylist()]
+    # a warning admonition is a pitfall only when it states one of the kinds
     assert sorted(got) == sorted(
         [
             (
-                "deprecation",
+                "deprecated",
                 "parse_obj",
                 "The `parse_obj` method is deprecated; use `model_validate` instead.",
             ),
             (
-                "removal",
+                "removed",
                 "copy_on_model_validation",
                 "Removed in version 2: the `copy_on_model_validation` setting.",
             ),
             ("breaking_change", "", "This is a breaking change for plugins."),
-            ("warning", "", "Never share the client between event loops."),
-            ("warning", "", "Careful Secrets end up in logs."),
-            ("warning", "", "Tokens expire after an hour."),
+            ("runtime_restriction", "", "Never share the client between event loops."),
         ]
     )
 
 
-def test_pitfalls_come_from_warning_and_deprecation_admonitions_of_every_dialect():
+def test_pitfalls_come_from_admonitions_of_every_dialect_that_state_a_kind():
     src = REPO / "fixtures" / "golden" / "slice" / "admonition_dialects.md"
     pages, chunks = _tables(("dialects.md", src.read_text(encoding="utf-8")))
     got = {(p["anchor"], p["kind"], p["text"]) for p in extract_pitfalls(chunks).to_pylist()}
     assert got == {
         (
             "mkdocs",
-            "deprecation",
+            "deprecated",
             "Deprecated in 2.0 `Client.send_all()` is deprecated, use `Client.send()` instead.",
         ),
-        ("mkdocs", "warning", "Never share a client between event loops."),
-        ("github", "warning", "Token lifetime Tokens expire after an hour."),
-        ("docusaurus", "warning", "Order matters Register middleware before routes."),
-        ("sphinx", "deprecation", "1.4 Use `open()` instead."),
-        ("sphinx", "removal", "3.0 The `legacy` flag."),
-        ("myst", "warning", "Timeouts are disabled by default."),
-        ("myst", "warning", "Do not log request bodies."),
-        ("pymdownx-blocks", "warning", "Careful Secrets end up in logs."),
+        ("mkdocs", "runtime_restriction", "Never share a client between event loops."),
+        ("sphinx", "deprecated", "1.4 Use `open()` instead."),
+        ("sphinx", "removed", "3.0 The `legacy` flag."),
     }
 
 
@@ -379,7 +373,7 @@ def test_pitfalls_read_the_admonitions_html_pages_are_converted_to():
     html = (REPO / "fixtures" / "golden" / "html" / "sphinx.md").read_text(encoding="utf-8")
     pages, chunks = _tables(("sphinx.md", html))
     kinds = {(p["kind"], p["text"]) for p in extract_pitfalls(chunks).to_pylist()}
-    assert ("deprecation", "Deprecated since version 1.4: Use `open()`.") in kinds
+    assert ("deprecated", "Deprecated since version 1.4: Use `open()`.") in kinds
 
 
 # --- endpoints -------------------------------------------------------------------------------
