@@ -223,3 +223,26 @@ def test_mcp_diff_docs_pages_with_its_cursor(oai_home):
     assert len(seen) == first.structured_content["total"] == len(set(seen))
     _, (bad,) = _mcp(oai_home, [("diff_docs", {"target": "openai", "cursor": "garbage"})])
     assert bad.is_error and "[bad_input]" in bad.content[0].text
+
+
+def test_cli_verify_checks_against_the_version_the_workspace_pins(oai_home, tmp_path):
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    (ws / "requirements.txt").write_text("openai==1.3.0\n")
+    (ws / "app.py").write_text(
+        "import requests\n"
+        'H = {"Authorization": "Bearer k"}\n'
+        'requests.post("https://api.openai.com/v1/answers", json={"model": "m", "question": "q", "examples": [], "examples_context": "c"}, headers=H)\n'
+        'requests.post("https://api.openai.com/v1/assistants", json={"model": "m"}, headers=H)\n'
+    )
+    r = _run(oai_home, "verify", str(ws / "app.py"), "--workspace", str(ws), "--json")
+    data = json.loads(r.stdout)
+    assert data["versions"] == {"openai": "1.3.0"}, data
+    answers, assistants = data["calls"]
+    assert answers["status"] == "warning" and answers["version"] == "1.3.0"
+    assert [f["rule"] for f in answers["findings"] if f["status"] == "warning"] == [
+        "deprecated_api"
+    ]
+    assert assistants["status"] == "mismatch"
+    assert assistants["findings"][0]["rule"] == "version_mismatch"
+    assert r.exit_code == 4
