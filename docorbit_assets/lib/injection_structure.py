@@ -73,7 +73,7 @@ _ROLE_ML = (
     r"نموذج|للنموذج|مساعد|الذكاء\s+الاصطناعي|ذكاء\s+اصطناعي|وكيل|עוזר|בינה\s+מלאכותית|"
     r"מודל|एआई|सहायक|मॉडल|आर्टिफिशियल|アシスタント|エージェント|言語モデル|人工知能|AIモデル|"
     r"어시스턴트|에이전트|인공지능|언어\s*모델|助手|助理|智能体|智能體|人工智能|大模型|语言模型|"
-    r"語言模型|模型)"
+    r"語言模型|模型|ＡＩ|AI(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]))"
 )
 _ROLE = rf"(?:{_ROLE_EN}|{_ROLE_ML})"
 _ROLE_ANY = re.compile(rf"\b{_ROLE_STRONG}\b|{_ROLE_ML}", re.IGNORECASE)
@@ -95,7 +95,7 @@ _SUFFIX = (
 _VOC_COLON = re.compile(
     # a short label naming an AI at the start of a line/sentence/carrier, then ":" or a dash
     rf"(?:^|(?<=[\n.!?>(\[\"'|*#]))[ \t]*(?:[\w'’-]+[ \t]+){{0,6}}?{_WHO}(?:(?:[ \t]*[,/&][ \t]*|"
-    rf"[ \t]+and[ \t]+)(?:{_ROLE_STRONG}|{_ROLE_ML}))*(?:[ \t]+{_SUFFIX}){{0,4}}?"
+    rf"[ \t]+and[ \t]+)(?:{_ROLE_STRONG}|{_ROLE_ML}))*[\w'’-]*(?:[ \t]+{_SUFFIX}){{0,4}}?"
     rf"[ \t]*(?P<sep>[:：]|[ \t][—–-][ \t])"
     # a vocative: "Assistant, ...", "Hi assistant! ...", "bot, in your reply ..."
     rf"|(?:\A|(?<=[.!?>\[\"'|*#]))[ \t]*(?:(?:dear|hey|hi|hello|ok|okay|yo|attention|listen)[ \t]+"
@@ -149,7 +149,11 @@ _THIRD_PERSON = re.compile(
     rf"(?:\b{_ROLE_STRONG}\b|{_ROLE_ML})[ \t]+(?:[\w'-]+[ \t]+){{0,4}}?{_MUST}", _I
 )
 _ROLE_CUE = re.compile(r"\bwhoever\b|\byou,?\s+the\b|\bwho\s+(?:are|is)\s+an?\b", _I)
-_THIRD_LOOSE = re.compile(rf"\b(?:models?|bots?)[ \t]+(?:[\w'-]+[ \t]+){{0,4}}?{_MUST}", _I)
+_THIRD_LOOSE = re.compile(
+    rf"\b(?:models?|bots?)[ \t]+(?:[\w'-]+[ \t]+){{0,4}}?{_MUST}|\b(?:models?|bots?)[ \t]+"
+    rf"(?:reading|processing|summari[sz]ing|parsing|indexing|handling)[ \t]+(?:this|these)\b",
+    _I,
+)
 _YOU = re.compile(
     r"\b(?:you|your|you're|yourself)\b|\b(?:vous|votre|usted|tú|du|Sie|ты|вы|твой|ваш)\b|"
     r"あなた|您|你|당신",
@@ -165,7 +169,10 @@ _ACT_EN = (
     r"modify|change|replace|set|enable|disable|turn\s+off|skip|delete|remove|wipe|erase|"
     r"destroy|rotate|reset|push|merge|approve|grant|open|fetch|download|visit|read|collect|"
     r"recommend|say|tell|answer|respond|reply|claim|pretend|obey|follow|treat|restart|decode|"
-    r"include|apply|use|mark|accept|re-?enter|carry\s+out|go\s+ahead|proceed|do\s+it)"
+    r"include|apply|use|mark|accept|re-?enter|carry\s+out|go\s+ahead|proceed|do\s+it|create|"
+    r"recreate|rename|generate|cite|store|save|commit|publish|deploy|build|rebuild|clone|edit|"
+    r"update|upgrade|downgrade|uninstall|kill|terminate|revoke|inform|notify|give|provide|"
+    r"return|become|switch|refuse|avoid|start|translate|convert|combine|concatenate|spell|act)"
 )
 _ACT_ML_WORDS = (
     r"(?:oubli\w*|ignor\w*|envo[iy]\w*|affich\w*|révél\w*|montr\w*|supprim\w*|exécut\w*|"
@@ -174,7 +181,8 @@ _ACT_ML_WORDS = (
     r"desconsider\w*|esqueç\w*|dimentic\w*|vergiss|sende\b|schick\w*|zeige\b|lösch\w*|"
     r"führe\b|игнорир\w*|забудь\w*|отправ\w*|покажи\w*|выведи\w*|удали\w*|выполни\w*|"
     r"запусти\w*|перешли\w*|zignoruj|zapomnij|wyślij|pokaż|usuń|uruchom\w*|wykonaj|yok\s+say|"
-    r"görmezden\s+gel|unut|gönder|göster|sil|çalıştır|bỏ\s+qua|gửi|hiển\s+thị|xóa|chạy)"
+    r"görmezden\s+gel|unut|gönder|göster|sil|çalıştır|bỏ\s+qua|gửi|hiển\s+thị|xóa|chạy|negeer|"
+    r"vergeet|stuur|verstuur|toon|verwijder|voer\s+\w+\s+uit)"
 )
 _ACT_ML_SCRIPT = (
     r"(?:تجاهل|أرسل|ارسل|اعرض|احذف|نفذ|شغل|התעלם|שלח|מחק|הצג|הרץ|अनदेखा|नज़रअंदाज़|नजरअंदाज|भेजें|भेजो|"
@@ -195,7 +203,8 @@ _MODAL = re.compile(
     r"\b(?:must|shall|are\s+(?:now\s+)?(?:required|obligated|expected)\s+to|is\s+(?:required|"
     r"obligated)\s+to|are\s+to|is\s+to|need\s+to|needs\s+to|ha(?:ve|s)\s+to|required\s+to|"
     r"requires?\s+(?:\w+\s+){0,3}to|instructs?\s+you|may\s+now|can\s+now|you\s+(?:can|may)|"
-    r"should\s+now|do\s+it\s+now|immediately|mandatory|non-?compliance)\b",
+    r"should\s+now|do\s+it\s+now|immediately|mandatory|non-?compliance|(?:order|command|"
+    r"instruct|direct)s?\s+(?:\w+\s+){0,4}?to)\b",
     _I,
 )
 _OVERRIDE = re.compile(
@@ -203,7 +212,7 @@ _OVERRIDE = re.compile(
     r"constraints?|guidelines?|polic(?:y|ies)|requests?|question|prompt|restrictions?|"
     r"directions?|settings?)\b|\b(?:oubli\w*|ignor(?:ez|e|a|iere|es)|olvid\w*|desconsider\w*|"
     r"esqueç\w*|dimentic\w*|vergiss|игнорир\w*|забудь\w*|zignoruj|zapomnij|yok\s+say|"
-    r"görmezden\s+gel|unut|bỏ\s+qua)\b|تجاهل|התעלם|अनदेखा|नज़रअंदाज़|नजरअंदाज|無視|忽略|忽視|"
+    r"görmezden\s+gel|unut|bỏ\s+qua|negeer|vergeet)\b|تجاهل|התעלם|अनदेखा|नज़रअंदाज़|नजरअंदाज|無視|忽略|忽視|"
     r"忽视|无视|무시",
     _I,
 )
@@ -242,10 +251,11 @@ _DANGER = (
     r"--no-verify|NODE_TLS_REJECT_UNAUTHORIZED|autoApprove|mkfs|dd\s+if=)"
 )
 _WEAKEN = (
-    r"(?:disable|turn\s+off|bypass|skip|remove|switch\s+off|deactivate|circumvent)\s+(?:\w+\s+)"
+    r"(?:disable|turn\s+off|bypass|skip|remove|switch\s+off|deactivate|circumvent)\s+(?:[\w-]+\s+)"
     r"{0,3}?(?:tls|ssl|verification|certificate\s+checks?|firewall\w*|antivirus|2fa|mfa|"
     r"filter\w*|guard\w*|safety|tests?|ci|review|checks?|auth\w*|middleware|security|"
-    r"sandbox\w*|logging|protection\w*|moderation|policy|policies|rules)"
+    r"sandbox\w*|logging|protection\w*|moderation|policy|policies|rules|hooks?|signing|"
+    r"scanning|linting|audit\w*|monitoring|alerts?)"
 )
 _DESTROY = (
     r"(?:delete|remove|wipe|erase|drop|destroy|overwrite|rotate)\s+(?:\w+\s+){0,4}?(?:repo\w*|"
@@ -313,6 +323,13 @@ _PREAPPROVED = re.compile(
     r"beforehand|in\s+advance|earlier|previously|at\s+setup|during\s+(?:setup|onboarding))\b|\b(?:ahead\s+of\s+time|beforehand|earlier|already|"
     r"previously)\b[^.;\n]{0,30}?\b(?:approved|authori[sz]ed|okayed|consented|agreed|"
     r"permitted|allowed|cleared|confirmed)\b|"
+    r"\b(?:user|owner|operator|human|developer|requester|customer|maintainer|admin|account\s+"
+    r"holder|team)(?:'s|s'|’s)\s+(?:\w+\s+)?(?:approval|permission|consent|authori[sz]ation|"
+    r"go-ahead|blessing|ok|sign-off)|(?:approval|permission|consent|authori[sz]ation|sign-off)\s+"
+    r"(?:was|were|has\s+been|have\s+been|is|are)\s+(?:already\s+)?(?:recorded|granted|given|"
+    r"logged|on\s+file|obtained|confirmed|received|provided)|\b(?:told|said\s+to|assured|"
+    r"informed|confirmed\s+to)\s+(?:you|us|me)\b[^.;\n]{0,40}?\b(?:fine|ok|okay|allowed|"
+    r"alright|acceptable|permitted|good\s+to\s+go|approved)\b|"
     r"(?:gave|given)\s+(?:you\s+)?(?:their\s+|his\s+|her\s+)?(?:consent|permission|approval|"
     r"the\s+go-ahead)|(?:confirmation|approval|consent)\s+is\s+not\s+(?:needed|required)",
     _I,
@@ -322,7 +339,8 @@ _PERMISSION = re.compile(
     r"entitled)\b|\byou\s+(?:can|may)\b|go\s+ahead|\bproceed\b|no\s+need\s+to\s+(?:ask|confirm|"
     r"check)|(?:confirmation|approval)\s+is\s+not\s+(?:needed|required)|skip\s+the\s+"
     r"(?:confirmation|approval|review|prompt)|without\s+(?:asking|checking|confirmation|a\s+"
-    r"prompt|prompting)|don'?t\s+(?:ask|bring\s+it\s+up|mention)|permitted\s+you|so\s+\w+",
+    r"prompt|prompting)|don'?t\s+(?:ask|bring\s+it\s+up|mention)|permitted\s+you|so\s+\w+|"
+    r"\b(?:fine|ok|okay|alright|acceptable)\s+(?:for\s+you\s+)?to\s+\w+",
     _I,
 )
 _AUTHORITY = re.compile(
@@ -340,7 +358,10 @@ _AUTHORITY = re.compile(
     r"engineers?|headquarters|legal)\b|\bmessage\s+from\s+the\s+vendor|"
     r"\bthis\s+is\s+(?:your|the)\s+\w+\s+speaking|\bauthori[sz]ed\s+by\s+the|"
     r"\bper\s+(?:company|corporate|security|our)\s+policy|\bcompliance\s+(?:is\s+)?(?:mandatory|"
-    r"required)|\bnon-?compliance\b",
+    r"required)|\bnon-?compliance\b|\bas\s+(?:the|your)\s+(?:\w+\s+)?(?:owner|administrator|admin|"
+    r"operator|developer|developers|maintainer|vendor|creator|ceo|cto|lead|manager)\b|\b(?:I|we)"
+    r"\s+(?:hereby\s+)?(?:order|command|instruct|direct|require|authori[sz]e)\b|\bmessage\s+from"
+    r"\s+(?:your|the)\s+\w+",
     _I,
 )
 _AUTHORITY_STRONG = re.compile(
@@ -361,7 +382,8 @@ _ACROSTIC = re.compile(
     r"\b(?:first|last|initial|capital|opening|second|third|final|leading)\s+(?:word|letter|"
     r"character|char)s?\s+(?:of|from|in)\s+(?:each|every|all|these|those|the|this)\s+"
     r"(?:\w+\s+){0,2}?(?:lines?|sentences?|rows?|bullets?|bullet\s+points?|paragraphs?|items?|"
-    r"words?|columns?)\b|\bacrostic|\breading\s+down\s+the\s+(?:first|left|initial)\s+column|"
+    r"words?|columns?|steps?|entries|headings?|sections?|cells?|blocks?|points?)\b|"
+    r"\bacrostic|\breading\s+down\s+the\s+(?:first|left|initial)\s+column|"
     r"\bletter\s+(?:one|1)\s+of\s+each|\b(?:first|initial)\s+letters?\s+of|"
     r"\bcapital\s+letters\s+of\s+this|\bevery\s+(?:second|other|third|fourth|\d+(?:st|nd|rd|th))"
     r"\s+(?:word|letter|line)",
@@ -370,7 +392,9 @@ _ACROSTIC = re.compile(
 _ACROSTIC_DO = re.compile(
     r"\b(?:follow|obey|carry\s+(?:it\s+|them\s+)?out|do\s+(?:exactly\s+)?(?:what|as)|execute|"
     r"perform|act\s+on|run|your\s+(?:real\s+|actual\s+|true\s+)?task|instructions?|command|"
-    r"meant\s+for\s+you|concatenate|decode)\b",
+    r"meant\s+for\s+you|concatenate|decode|what\s+(?:the\s+|you\s+)?(?:\w+\s+)?(?:should|"
+    r"must|needs?\s+to|has\s+to|have\s+to)\s+do|do\s+next|spells?|spelled|order|"
+    r"directive|combine)\b",
     _I,
 )
 _ERROR = re.compile(
@@ -436,7 +460,8 @@ def _vocative(text: str) -> re.Match[str] | None:
     """An AI addressed directly, followed by a speech act in the same sentence."""
     for m in _VOC_COLON.finditer(text):
         window = 80 if m.group("csep") or m.group("lsep") else 300
-        if _ACT.search(text, m.end(), min(len(text), m.end() + window)):
+        end = min(len(text), m.end() + window)
+        if _ACT.search(text, m.end(), end) or _DANGER_CMD.search(text, m.end(), end):
             return m
     m2 = _VOC_OTHER.search(text)
     if m2 and _ACT.search(text, m2.start(), min(len(text), m2.end() + 300)):
@@ -504,6 +529,12 @@ _W_LOOSE = frozenset(("model", "models", "bot", "bots"))
 _N_ROLE_CUE = ("whoever", "you, the", "you the", "who are a", "who is a")
 _W_CLAIM = frozenset(
     [
+        "told",
+        "assured",
+        "informed",
+        "sign",
+        "blessing",
+        "recorded",
         "approved",
         "authorized",
         "authorised",
@@ -620,6 +651,17 @@ _W_AUTHORITY = frozenset(
         "microsoft",
         "meta",
         "mistral",
+        "command",
+        "instruct",
+        "direct",
+        "require",
+        "hereby",
+        "message",
+        "developers",
+        "ceo",
+        "cto",
+        "lead",
+        "manager",
     ]
 )
 _W_ACROSTIC = frozenset(
@@ -670,6 +712,10 @@ _N_ERROR: tuple[str, ...] = (
 def _has(lower: str, needles: tuple[str, ...]) -> bool:
     """One of the literal needles occurs in the lower-cased text."""
     return any(n in lower for n in needles)
+
+
+def _at(m: re.Match[str] | None) -> int:
+    return m.start() if m else 0
 
 
 class _Lazy:
@@ -742,15 +788,16 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
     demanded = ai or loose or (you and (strong or lazy.risky()))
     if authority and (_MODAL.search(text) or strong) and demanded:
         return 3, "claims authority and demands compliance", authority
-    if scheme and (_ACROSTIC_DO.search(text) or ai):
+    if scheme and (_ACROSTIC_DO.search(text) or ai or loose):
         return 3, "hidden acrostic / first-word scheme", scheme
+    asserted = bool(error) and not _CONDITIONAL.search(text, max(0, _at(error) - 40), _at(error))
+    if error and asserted and _REMOTE_EXEC.search(text):
+        return 3, "error message that tells the reader to run a remote script", error
     fix = directive or _ERROR_FIX.search(text)
     if error and fix:
-        asserted = not _CONDITIONAL.search(text, max(0, error.start() - 40), error.start())
         if _LEAK.search(text) or third or (loose and _DANGER_CMD.search(text)):
             return 3, "error message that tells the reader to run something", error
-        danger = _REMOTE_EXEC.search(text) or (_DANGER_CMD.search(text) and _URGENT.search(text))
-        if asserted and danger:
+        if asserted and _DANGER_CMD.search(text) and _URGENT.search(text):
             return 3, "error message that tells the reader to run something", error
     if hidden and directive and _DANGER_RE.search(text):
         return 3, "hidden imperative about something sensitive", directive

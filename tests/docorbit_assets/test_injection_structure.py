@@ -1,8 +1,8 @@
 """Structural injection rules generalise beyond the kit's phrasing (issue 13, item 1).
 
-``fixtures/injection/heldout.jsonl`` was written before the rules, ``fresh.jsonl`` after a first
-round of tuning (see its PROVENANCE.md); both hold seven kinds in many languages plus benign
-prose that discusses these attacks or is ordinary imperative documentation. Before this work
+``fixtures/injection/heldout.jsonl`` was written before the rules, ``fresh.jsonl`` and
+``blind.jsonl`` after rounds of tuning (see PROVENANCE.md); all hold seven kinds in many
+languages plus benign prose that discusses these attacks or is ordinary imperative documentation. Before this work
 the annotator caught 10 of the 80 held-out injections (12.5%).
 """
 
@@ -18,7 +18,7 @@ from docorbit_assets.lib.injection import annotate, max_severity, text_span
 from docorbit_assets.lib.injection_structure import assess, carriers
 
 REPO = Path(__file__).resolve().parents[2]
-SETS = [REPO / "fixtures" / "injection" / f"{name}.jsonl" for name in ("heldout", "fresh")]
+SETS = [REPO / "fixtures" / "injection" / f"{name}.jsonl" for name in ("heldout", "fresh", "blind")]
 RANK = {"": 0, "low": 1, "medium": 2, "high": 3}
 KINDS = (
     "hidden_imperative",
@@ -47,7 +47,7 @@ def test_every_kind_is_caught_high_on_passages_written_outside_the_kit():
         caught[row["kind"]][1] += 1
     assert set(caught) == set(KINDS)
     for kind, (hit, total) in caught.items():
-        assert total >= 15, kind
+        assert total >= 20, kind
         assert hit / total >= 0.9, (kind, hit, total)
 
 
@@ -58,7 +58,7 @@ def test_benign_passages_are_never_flagged_high():
         if row["label"] == "benign" and max_severity(annotate(row["text"])) == "high"
     ]
     assert flagged == []
-    assert sum(row["label"] == "benign" for row in _rows()) >= 60
+    assert sum(row["label"] == "benign" for row in _rows()) >= 80
 
 
 def test_annotation_keeps_the_text_and_points_into_it():
