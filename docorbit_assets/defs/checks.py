@@ -25,6 +25,7 @@ on every per-source table asset, via ``own_rows_spec``/``emit``).
 
 # No `from __future__ import annotations`: Dagster reads these signatures' annotations.
 
+import contextlib
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -40,6 +41,7 @@ from docorbit_serve.catalog import Catalog, IndexFile, open_index, vectors_file
 from docorbit_serve.errors import NotPublished
 from docorbit_serve.evaluate import load_queries, retrieval_gate, run_queries, score_run
 from docorbit_serve.registry import SourceConfig
+from docorbit_serve.web.timings import record_benchmark
 
 __all__ = [
     "BLOCKING_CHECKS",
@@ -187,6 +189,23 @@ def _score(catalog, queries: list, library: str) -> dict:
     return score_run(queries, rows)
 
 
+def _record_history(home, name: str, scores: dict, manifest: dict) -> None:
+    """Append the candidate's scores to the dashboard's benchmark history
+    (``home/benchmarks/retrieval.jsonl``); history is a by-product, never a reason to fail."""
+    from datetime import UTC, datetime
+
+    row = {
+        "at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "source": name,
+        "mrr@10": scores["mrr@10"],
+        "r@5": scores["r@5"],
+        "n": scores["n"],
+        "publish_id": manifest.get("publish_id"),
+    }
+    with contextlib.suppress(OSError):
+        record_benchmark(home, row)
+
+
 @dg.asset_check(
     asset="search_index",
     blocking=True,
@@ -220,6 +239,7 @@ def retrieval_benchmark(
                 metadata[f"{name}.mrr@10"] = cand["mrr@10"]
                 metadata[f"{name}.r@5"] = cand["r@5"]
                 metadata[f"{name}.n"] = cand["n"]
+                _record_history(home, name, cand, manifest)
                 if base is not None:
                     metadata[f"{name}.published_mrr@10"] = base["mrr@10"]
                     metadata[f"{name}.published_r@5"] = base["r@5"]
