@@ -231,12 +231,30 @@ def list_sources(home: Home, catalog: Any) -> SourceList:
     for name, pub in published.items():
         if name not in out:
             out[name] = SourceInfo(**pub, configured=False, published=True)
+    _add_freshness(home, out)
     return SourceList(
         config=str(home.config_path),
         home=str(home.path),
         publish_id=manifest.get("publish_id"),
         sources=[out[k] for k in sorted(out)],
     )
+
+
+def _add_freshness(home: Home, sources: dict[str, SourceInfo]) -> None:
+    """``fetched_at`` / ``age_hours`` / ``stale`` of each source (``docorbit_serve.freshness``)."""
+    from docorbit_serve.freshness import source_freshness
+
+    try:
+        limit = load_registry(home.config_path).stale_after_hours
+    except DocOrbitError:
+        limit = 48.0
+    for name, info in sources.items():
+        fresh = source_freshness(home, name, limit)
+        info.fetched_at, info.age_hours, info.stale = (
+            fresh["fetched_at"],
+            fresh["age_hours"],
+            fresh["stale"],
+        )
 
 
 def published_manifest(home: Home) -> dict[str, Any]:

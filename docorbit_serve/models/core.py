@@ -79,6 +79,10 @@ class Hit(BaseModel):
     # How the hit's version relates to the workspace's pin (exact, major, other, unversioned, …);
     # None when no workspace pin applied to the search.
     version_match: str | None = None
+    # Provenance age: when this content was fetched (web) or last modified (local file), UTC,
+    # and its age in hours at search time ("" / None when unknown).
+    fetched_at: str = ""
+    age_hours: float | None = None
 
 
 class SearchPage(BaseModel):
@@ -167,6 +171,13 @@ class SourceInfo(BaseModel):
     exclude: list[str] = []
     limits: dict[str, Any] = {}
     allow_hosts: list[str] = []
+    refresh: str = ""  # cadence (docorbit schedule); "" = refreshed by hand
+    track: str = ""  # release feed watched by the release_watch sensor
+    # Freshness (docorbit_serve.freshness): newest successful fetch, its age, stale past
+    # [settings] stale_after_hours; None = never fetched.
+    fetched_at: str | None = None
+    age_hours: float | None = None
+    stale: bool = False
 
 
 class SourceList(BaseModel):

@@ -46,6 +46,7 @@ from typing import Any
 import duckdb
 
 from docorbit_serve.errors import NotFound, SearchError, UnknownLibrary, UsageError
+from docorbit_serve.freshness import age_hours
 from docorbit_serve.models.core import Hit
 from docorbit_serve.search import bm25, fts
 from docorbit_serve.search.deadline import Deadline
@@ -161,6 +162,8 @@ def _hit(row: dict[str, Any]) -> Hit:
         content=row["text"],
         matched_by=row.get("matched_by") or "lexical",
         security_annotations=list(row["security_annotations"] or []),
+        fetched_at=row.get("fetched_at") or "",
+        age_hours=age_hours(row.get("fetched_at") or ""),
     )
 
 

@@ -11,8 +11,10 @@ import pyarrow.parquet as pq
 import pytest
 
 from docorbit_assets.ingest import run_ingest
+from docorbit_serve.catalog import Catalog
 from docorbit_serve.home import Home
 from docorbit_serve.registry import Registry, SourceConfig, save_registry
+from docorbit_serve.search import search
 from tests.support.http import FAST_LIMITS, Route, allowance, serve_routes
 from tests.support.paths import FIXTURE_SITE
 
@@ -36,6 +38,8 @@ def test_local_refresh_reuses_everything_unchanged_and_reprocesses_only_a_change
     save_registry(Registry(home.config_path, [cfg]))
     cold = run_ingest(home)
     published = home.published_path.read_bytes()
+    (hit, *_) = search(Catalog(home), "install orbitkit").hits
+    assert hit.fetched_at and hit.age_hours is not None  # provenance: when, and how long ago
     same = run_ingest(home, refresh=True)
     assert same["ok"], same
     assert same["sources"]["site"]["snapshot"] == cold["sources"]["site"]["snapshot"]
