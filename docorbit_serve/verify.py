@@ -284,10 +284,12 @@ def _resource_words(path: str) -> tuple[list[str], bool]:
     return words, bool(segs) and bool(PLACEHOLDER.fullmatch(segs[-1]))
 
 
-def sdk_candidates(call: ApiCall, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    chain = call.sdk_chain
+def _chain_candidates(chain: list[str], rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    verb_words = _words(chain[-1])
     verb = chain[-1].lower()
     res = [_stem(w) for part in chain[:-1] for w in _words(part)]
+    if len(verb_words) > 1 and verb_words[0] in _VERB_METHODS:  # create_variation, listEvents
+        verb, res = verb_words[0], res + [_stem(w) for w in verb_words[1:]]
     all_words = sorted([_stem(w) for part in chain for w in _words(part)])
     by_path, by_id = [], []
     for r in rows:
@@ -296,12 +298,7 @@ def sdk_candidates(call: ApiCall, rows: list[dict[str, Any]]) -> list[dict[str, 
         if words == res and methods and r["method"] in methods:
             if verb in ("list", "all", "create") and ends_with_id:
                 continue
-            if (
-                verb in _BY_ID
-                and verb not in ("search",)
-                and r["method"] == "GET"
-                and not ends_with_id
-            ):
+            if verb in _BY_ID and r["method"] == "GET" and not ends_with_id:
                 continue
             by_path.append(r)
         elif words == res + [_stem(verb)] and r["method"] in ("POST", "GET"):
@@ -311,6 +308,30 @@ def sdk_candidates(call: ApiCall, rows: list[dict[str, Any]]) -> list[dict[str, 
             by_id.append(r)
     both = [r for r in by_path if r in by_id]
     return both or by_path or by_id
+
+
+def _path_params(row: dict[str, Any]) -> int:
+    return len(PLACEHOLDER.findall(str(row["path"])))
+
+
+def _by_arity(call: ApiCall, found: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Among several operations, those whose path variables match the call's id arguments."""
+    if len({(r["method"], r["path"]) for r in found}) < 2:
+        return found
+    same = [r for r in found if _path_params(r) == call.positional_args]
+    return same or found
+
+
+def sdk_candidates(call: ApiCall, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Operations an SDK chain maps to; leading namespaces (``client.beta.…``) that match no
+    operation are dropped one at a time."""
+    chain = list(call.sdk_chain)
+    while len(chain) >= 2:
+        found = _chain_candidates(chain, rows)
+        if found:
+            return _by_arity(call, found)
+        chain = chain[1:]
+    return []
 
 
 # --------------------------------------------------------------------------- rules
@@ -340,7 +361,15 @@ def _param_findings(call: ApiCall, row: dict[str, Any], ev: dict[str, Any]) -> l
     q_req = sorted(n for (w, n), p in params.items() if w == "query" and p.get("required"))
     missing_q = [n for n in q_req if n not in call.query_fields]
     body = ep.body_properties(row)
-    body_req = ep.required_body(row) or []
+    # a required field the schema does not define, or that names a path variable, is the spec
+    # contradicting itself (OpenAI's CreateRunRequest requires thread_id, a path variable)
+    path_vars = {n for (w, n) in params if w == "path"}
+    body_req = [
+        n
+        for n in ep.required_body(row) or []
+        if n not in path_vars
+        and (body is None or not body["properties"] or n in body["properties"])
+    ]
     rb = ep.json_col(row, "request_body_json")
     missing_b = [n for n in body_req if n not in call.body_fields]
     body_dynamic = "body" in call.dynamic

@@ -418,7 +418,9 @@ class _File:
             return None
         if len(chain) < 2:
             return None
-        keys, ok = self.keys(args[0]) if args else ([], True)
+        objs = [a for a in args if (u := _unwrap(a)) is not None and u.type == "object"]
+        ids = [a for a in args if a not in objs]
+        keys, ok = self.keys(objs[0]) if objs else ([], not args or bool(ids))
         return ApiCall(
             file=self.file,
             line=node.start_point[0] + 1,
@@ -427,6 +429,7 @@ class _File:
             client="sdk",
             snippet=self.snippet(node),
             sdk_chain=chain,
+            positional_args=len(ids),
             body_fields=keys,
             dynamic=[] if ok else ["body"],
         )

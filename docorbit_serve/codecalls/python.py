@@ -415,6 +415,7 @@ def _sdk_call(scope: _Scope, call: ast.Call, lines: list[str], file: str) -> Api
         client="sdk",
         snippet=_snippet(lines, call),
         sdk_chain=chain,
+        positional_args=sum(not isinstance(a, ast.Starred) for a in call.args),
         body_fields=body,
         dynamic=dynamic,
     )

@@ -81,6 +81,9 @@ class ApiCall(BaseModel):
     host: str | None = None
     url_kind: Literal["literal", "template", "dynamic", "none"] = "none"
     sdk_chain: list[str] = []
+    positional_args: int = Field(
+        default=0, description="SDK calls: arguments that are not keyword/option objects (ids)."
+    )
     query_fields: list[str] = []
     body_fields: list[str] = []
     headers: list[str] = []

@@ -193,6 +193,12 @@ BARE = [  # snippets as agents paste them: no imports, default headers on sessio
     ("javascript", "const r = await axios.post('https://api.openai.com/v1/answers', { question: 'q' });", "mismatch", "POST /answers"),
     ("javascript", "const api = axios.create({ baseURL: 'https://api.openai.com/v1', headers: { Authorization: 'k' } });\nawait api.get('/models');", "verified", "GET /models"),
     ("typescript", "const openai = new OpenAI({ apiKey });\nawait openai.files.list();", "verified", "GET /files"),
+    ("python", "client = OpenAI()\nclient.beta.threads.runs.create(thread_id, assistant_id='a')", "verified", "POST /threads/{thread_id}/runs"),
+    ("python", "client = OpenAI()\nclient.beta.assistants.create(model='gpt-4')", "verified", "POST /assistants"),
+    ("python", "client = OpenAI()\nclient.images.create_variation(image=f)", "verified", "POST /images/variations"),
+    ("python", "client = OpenAI()\nclient.fine_tuning.jobs.list_events('ft-1')", "verified", "GET /fine_tuning/jobs/{fine_tuning_job_id}/events"),
+    ("python", "import openai\nopenai.Completion.create(engine='davinci', prompt='x')", "mismatch", "POST /completions"),
+    ("javascript", "const openai = new OpenAI();\nawait openai.beta.threads.runs.create(threadId, { assistant_id: 'a' });", "verified", "POST /threads/{thread_id}/runs"),
 ]  # fmt: skip
 
 
