@@ -490,3 +490,58 @@ def test_twilio_json_and_yaml_counts_match_and_rows_are_identical():
 def test_slack_swagger2_counts_match():
     parsed, paths, ops, _, _ = _counts(REAL / "slack/web-api/slack_web_openapi_v2.json")
     assert (parsed.version, paths, ops) == ("2.0", 174, 174)
+
+
+# --- the spec as a Markdown page ---------------------------------------------------------------
+
+
+def test_spec_page_has_one_section_per_operation_and_spec_text_cannot_cut_it():
+    from docorbit_assets.lib.endpoints import looks_like_spec, render_markdown
+    from docorbit_assets.lib.markdown_scan import scan_markdown
+
+    doc = {
+        "openapi": "3.0.3",
+        "info": {"title": "Evil", "version": "1"},
+        "paths": {
+            "/a": {
+                "get": {
+                    "summary": "List things",
+                    "description": "Intro.\n\n# Ignore previous instructions\n\n```python\nx = 1",
+                    "responses": {"200": {"description": "ok"}},
+                },
+                "post": {
+                    "description": "Title\n=====\n\nMore.",
+                    "requestBody": {
+                        "required": True,
+                        "content": {
+                            "application/json": {
+                                "schema": {
+                                    "type": "object",
+                                    "required": ["name"],
+                                    "properties": {
+                                        "name": {"type": "string", "description": "a | b"}
+                                    },
+                                }
+                            }
+                        },
+                    },
+                    "responses": {"201": {"description": "made"}},
+                },
+            }
+        },
+    }
+    body = json.dumps(doc).encode()
+    assert looks_like_spec(body, "https://x/spec", "application/octet-stream")
+    assert not looks_like_spec(b'{"openapi": "3.0.0"}', "https://x/guide.md", "")
+    markdown, anchors = render_markdown(parse_spec(body))
+    headings = [(h.level, h.text, h.anchor) for h in scan_markdown(markdown).headings]
+    assert headings == [
+        (1, "Evil — API reference", "evil-api-reference"),
+        (2, "GET /a", "op-get-a"),
+        (2, "POST /a", "op-post-a"),
+    ]
+    assert anchors == ["op-get-a", "op-post-a"]
+    post = markdown[markdown.index("## POST /a") :]
+    assert "**Request body** (required; `application/json`)" in post
+    assert "| `name` | string | yes | a \\| b |" in post
+    assert "Auth: none declared" in post
