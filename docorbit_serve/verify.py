@@ -59,6 +59,7 @@ __all__ = [
     "verification_hints",
 ]
 
+_CREDENTIAL_FIELDS = {"token", "access_token", "api_key", "apikey", "key", "auth_token"}
 _ORDER = {"verified": 0, "insufficient_evidence": 1, "warning": 2, "mismatch": 3}
 _VERSION_SEG = re.compile(r"^v\d+(?:\.\d+)*[a-z]*\d*$|^api$")
 _CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
@@ -500,6 +501,15 @@ def _auth_findings(call: ApiCall, row: dict[str, Any], ev: dict[str, Any]) -> li
             if isinstance(scheme, dict):
                 names.add(str(scheme.get("name") or "Authorization").lower())
     sent = set(call.headers) | {q.lower() for q in call.query_fields}
+    # a credential passed as a documented parameter (Slack's token, an api_key query field)
+    documented = {n.lower() for (_, n) in ep.parameters(row)} | set(
+        (ep.body_properties(row) or {}).get("properties", {})
+    )
+    fields = {f.lower() for f in call.query_fields + call.body_fields}
+    if fields & _CREDENTIAL_FIELDS & {d.lower() for d in documented}:
+        return [
+            _f("auth_present", "verified", "the call sends a documented credential parameter", ev)
+        ]
     if names & sent:
         return [
             _f(

@@ -358,7 +358,9 @@ class _File:
             node, "axios", mth, base, url_node, dyn,
             self._object_value(cfg, "params"), data, self._object_value(cfg, "headers"),
         )  # fmt: skip
-        extra = self.axios_headers.get(inst, [])
+        extra = list(self.axios_headers.get(inst, []))
+        if self._object_value(cfg, "auth") is not None:  # axios basic auth
+            extra.append("authorization")
         if extra:
             call.headers = sorted(set(call.headers) | set(extra))
         return call

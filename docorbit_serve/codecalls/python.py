@@ -366,6 +366,8 @@ def _finish(
         dynamic.append("body")
     hkeys, ok = _dict_keys(scope, headers)
     hkeys = hkeys + list(default_headers or [])
+    if _kw(call, "auth") is not None:  # requests/httpx/aiohttp auth= sets Authorization
+        hkeys.append("authorization")
     if not ok:
         dynamic.append("headers")
     return ApiCall(
