@@ -34,6 +34,7 @@ from docorbit_assets.defs.jobs import (
     ingest_job,
     job_names,
 )
+from docorbit_assets.defs.releases import release_watch
 from docorbit_assets.defs.schedules import publish_sensor, source_schedules
 from docorbit_serve.errors import DocOrbitError
 from docorbit_serve.home import Home, resolve_home
@@ -71,7 +72,7 @@ def build_definitions(home: Home | None = None) -> dg.Definitions:
         asset_checks=[*ALL_CHECKS, *fresh],
         jobs=[*ingest_jobs.values(), REFRESH_ALL, PUBLISH_JOB, fresh_job, GC_JOB],
         schedules=schedules,
-        sensors=[*SENSORS, publish_sensor([*ingest_jobs.values(), REFRESH_ALL])],
+        sensors=[*SENSORS, publish_sensor([*ingest_jobs.values(), REFRESH_ALL]), release_watch],
         resources=build_resources(home),
     )
     with warnings.catch_warnings():  # map_asset_specs is marked preview in Dagster 1.13

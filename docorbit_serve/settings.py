@@ -40,6 +40,7 @@ SETTINGS = {
     "hybrid": Key((bool,), False, "also build dense vectors at ingest (hybrid search)"),
     "stale_after_hours": Key(_NUM, 48, "a source older than this since its fetch is stale"),
     "keep_snapshots": Key((int,), 3, "snapshots `docorbit gc` keeps per source"),
+    "release_feeds": Key((dict,), {}, "base URLs of the pypi/npm/github release feeds (track)"),
 }
 SOURCE_KEYS = {
     "name": Key((str,), None, "unique source name (letters, digits, . _ -)"),
