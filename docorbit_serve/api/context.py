@@ -23,6 +23,7 @@ from typing import Any
 
 from docorbit_serve.api.endpoints import find_api
 from docorbit_serve.api.recipe import PARTIAL, coverage
+from docorbit_serve.api.scope import index_errors
 from docorbit_serve.errors import DocOrbitError
 from docorbit_serve.models.api import ContextApi, EndpointContract
 from docorbit_serve.search.analyze import terms
@@ -108,7 +109,8 @@ def api_context(
             c for c in found.results
             if coverage(tt, f"{c.operation_id} {c.summary} {c.path} {c.description}") >= PARTIAL
         ]  # fmt: skip
-        rows = _chunk_rows(catalog, task, library, version)
+        with index_errors():
+            rows = _chunk_rows(catalog, task, library, version)
     except DocOrbitError:
         return None
     out = ContextApi()

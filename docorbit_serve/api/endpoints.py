@@ -28,6 +28,7 @@ Contract::
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from collections.abc import Mapping
@@ -35,7 +36,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from docorbit_serve.api.rank import RowIndex, cached, query_weights
-from docorbit_serve.api.scope import check_scope, stamp
+from docorbit_serve.api.scope import check_scope, index_errors, stamp
 from docorbit_serve.errors import InputError
 from docorbit_serve.models.api import (
     ApiAuthScheme,
@@ -302,19 +303,17 @@ def _doc_fields(row: Mapping[str, Any]) -> dict[str, str]:
     }
 
 
-def _scope(catalog: Any, cursor: Any, library: str | None, version: str | None) -> tuple:
+def _scope(
+    catalog: Any, cursor: Any, library: str | None, version: str | None
+) -> tuple[RowIndex, list[dict[str, Any]]]:
     key = _scope_key(catalog, "endpoints", library, version)
-    holder: dict[str, Any] = {}
 
     def build() -> RowIndex:
         rows = endpoint_rows(cursor, library, version)
-        holder["rows"] = rows
-        idx = RowIndex.build([_doc_fields(r) for r in rows], FIELD_WEIGHTS)
-        idx.rows = rows  # type: ignore[attr-defined]
-        return idx
+        return RowIndex.build([_doc_fields(r) for r in rows], FIELD_WEIGHTS, rows)
 
     idx = cached(key, build)
-    return idx, idx.rows  # type: ignore[attr-defined]
+    return idx, idx.rows
 
 
 def scope_rows(
@@ -654,9 +653,8 @@ def find_api(
     if method is not None and method not in METHODS:
         raise InputError(f"unknown HTTP method {method!r}", detail={"method": method})
     cursor = catalog.connection().cursor()
-    try:
+    with contextlib.closing(cursor), index_errors():
         check_scope(cursor, library, version)
-        # rescoring for pins needs every version's rows; a pinned version filter needs none
         items: list[dict[str, Any]] = []
         if path is not None:
             idx, rows = _scope(catalog, cursor, library, version)
@@ -674,8 +672,6 @@ def find_api(
                 catalog, cursor, str(query), library, version, limit * 3
             ):
                 items.append(_item(row, score, "ranked"))
-    finally:
-        cursor.close()
     items, versions, notices = stamp(items, pins, version)
     total = len(items)
     return ApiResult(

@@ -22,12 +22,13 @@ Contract::
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Mapping
 from typing import Any
 
 from docorbit_serve.api.rank import RowIndex, cached, query_weights
-from docorbit_serve.api.scope import check_scope, stamp
+from docorbit_serve.api.scope import check_scope, index_errors, stamp
 from docorbit_serve.errors import InputError
 from docorbit_serve.models.api import ExampleItem, ExampleResult, PitfallItem, PitfallResult
 from docorbit_serve.search.sqlfiles import sql
@@ -106,12 +107,10 @@ def _scope(
         ]
         for d in docs:
             d["kind"] = d.get("kind", "").replace("_", " ")
-        idx = RowIndex.build(docs, weights)
-        idx.rows = rows  # type: ignore[attr-defined]
-        return idx
+        return RowIndex.build(docs, weights, rows)
 
     idx = cached(key, build)
-    return idx, idx.rows  # type: ignore[attr-defined]
+    return idx, idx.rows
 
 
 def _check(query: str | None, limit: int) -> None:
@@ -159,11 +158,9 @@ def find_example(
         raise InputError("the query is empty: say what the example should show")
     _check(query, limit)
     cursor = catalog.connection().cursor()
-    try:
+    with contextlib.closing(cursor), index_errors():
         check_scope(cursor, library, version)
         ranked = _ranked(catalog, cursor, "examples", query, library, version)
-    finally:
-        cursor.close()
     items = []
     for row, score in ranked:
         if language and _lang(str(row.get("language") or "")) != _lang(language):
@@ -251,11 +248,9 @@ def find_pitfall(
         )
     _check(query, limit)
     cursor = catalog.connection().cursor()
-    try:
+    with contextlib.closing(cursor), index_errors():
         check_scope(cursor, library, version)
         ranked = _ranked(catalog, cursor, "pitfalls", query, library, version)
-    finally:
-        cursor.close()
     items = []
     for row, score in ranked:
         if kind and row.get("kind") != kind:

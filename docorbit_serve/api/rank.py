@@ -26,7 +26,7 @@ from __future__ import annotations
 import threading
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import pyarrow as pa
@@ -57,9 +57,15 @@ class RowIndex:
     size: int
     terms: pa.Table
     fields: pa.Table
+    rows: list[dict[str, Any]] = field(default_factory=list)  # the rows ``doc`` indexes into
 
     @classmethod
-    def build(cls, docs: Sequence[Mapping[str, str]], weights: Mapping[str, float]) -> RowIndex:
+    def build(
+        cls,
+        docs: Sequence[Mapping[str, str]],
+        weights: Mapping[str, float],
+        rows: list[dict[str, Any]] | None = None,
+    ) -> RowIndex:
         doc_col: list[int] = []
         field_col: list[str] = []
         term_col: list[str] = []
@@ -67,14 +73,14 @@ class RowIndex:
         len_col: list[int] = []
         lengths: dict[str, list[int]] = {f: [] for f in weights}
         for i, doc in enumerate(docs):
-            for field in weights:
-                words = terms((doc.get(field) or "")[:FIELD_CHARS])
+            for name in weights:
+                words = terms((doc.get(name) or "")[:FIELD_CHARS])
                 if not words:
                     continue
-                lengths[field].append(len(words))
+                lengths[name].append(len(words))
                 for term, tf in sorted(Counter(words).items()):
                     doc_col.append(i)
-                    field_col.append(field)
+                    field_col.append(name)
                     term_col.append(term)
                     tf_col.append(tf)
                     len_col.append(len(words))
@@ -98,7 +104,7 @@ class RowIndex:
                 ),
             }
         )
-        return cls(size=len(docs), terms=term_table, fields=field_table)
+        return cls(size=len(docs), terms=term_table, fields=field_table, rows=rows or [])
 
     def rank(self, cursor: Any, query: Mapping[str, float], limit: int) -> list[Ranked]:
         """The rows matching ``query`` (term -> weight), best first, at most ``limit``."""

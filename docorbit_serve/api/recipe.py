@@ -29,6 +29,7 @@ Contract::
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -40,7 +41,7 @@ from docorbit_serve.api.endpoints import (
     to_contract,
 )
 from docorbit_serve.api.knowledge import find_example, find_pitfall
-from docorbit_serve.api.scope import check_scope
+from docorbit_serve.api.scope import check_scope, index_errors
 from docorbit_serve.errors import DocOrbitError, InputError
 from docorbit_serve.models.api import (
     EndpointContract,
@@ -330,12 +331,10 @@ def find_recipe(
         raise InputError(f"the task is longer than {MAX_TASK_CHARS} characters")
     tt = set(terms(task))
     cursor = catalog.connection().cursor()
-    try:
+    with contextlib.closing(cursor), index_errors():
         check_scope(cursor, library, version)
         ranked = rank_endpoints(catalog, cursor, task, library, version, 3)
         rows = scope_rows(catalog, cursor, library, version)
-    finally:
-        cursor.close()
     # The ranker's first endpoint is the candidate (it weighs the task's action and object);
     # its coverage of the task's terms is the evidence strength.
     ep_best: tuple[dict[str, Any] | None, float] = (None, 0.0)

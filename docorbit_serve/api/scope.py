@@ -1,6 +1,7 @@
 """Library / version scope and version stamping shared by the API-intelligence services.
 
 Contract:
+- ``index_errors()``: a context in which DuckDB errors become ``SearchError``.
 - ``check_scope(cursor, library, version)``: an unknown library is ``UnknownLibrary`` (detail
   lists the known ones), an unknown version of a known library is ``NotFound`` (detail lists
   its versions) — the same errors as search.
@@ -13,13 +14,30 @@ Contract:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import contextlib
+from collections.abc import Iterator, Mapping
 from typing import Any
 
-from docorbit_serve.errors import NotFound, UnknownLibrary
+import duckdb
+
+from docorbit_serve.errors import NotFound, SearchError, UnknownLibrary
 from docorbit_serve.search.sqlfiles import sql
 
-__all__ = ["check_scope", "stamp", "workspace_pins"]
+__all__ = ["check_scope", "index_errors", "stamp", "workspace_pins"]
+
+
+@contextlib.contextmanager
+def index_errors() -> Iterator[None]:
+    """DuckDB failures reading the index become ``SearchError`` (an index built before the
+    API tables' columns existed is the likely cause: the fix is a new ingest)."""
+    try:
+        yield
+    except duckdb.Error as e:
+        raise SearchError(
+            f"cannot read the API tables of the published index ({type(e).__name__}); "
+            "run `docorbit ingest` to rebuild it",
+            detail={"error": str(e)[:300]},
+        ) from e
 
 
 def check_scope(cursor: Any, library: str | None, version: str | None) -> None:
