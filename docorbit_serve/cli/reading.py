@@ -54,6 +54,14 @@ def _batch_lines(path: str) -> Iterator[tuple[int, dict[str, Any]]]:
                 f'{path}:{n}: each line needs {{"id": ..., "query": "..."}} (optional "library", "version", "limit")',
                 detail={"line": n},
             )
+        limit = obj.get("limit")
+        if limit is not None and (
+            not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= 50
+        ):  # the range of --limit and of MCP search_docs
+            raise InputError(
+                f"{path}:{n}: \"limit\" must be an integer from 1 to 50, got {limit!r}",
+                detail={"line": n, "limit": limit},
+            )
         yield n, obj
 
 
