@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -170,10 +171,12 @@ class Match:
     weak: bool  # a code variable filled a literal segment of the template
 
 
+@lru_cache(maxsize=65536)
 def _segments(path: str) -> list[str]:
     return [s for s in path.strip("/").split("/") if s]
 
 
+@lru_cache(maxsize=65536)
 def _host_prefix(server: str) -> tuple[str | None, str]:
     m = re.match(r"^[a-zA-Z][\w+.-]*://([^/]+)(/.*)?$", server)
     if m:
@@ -263,6 +266,7 @@ def match_call(call: ApiCall, rows_by_lib: dict[str, list[dict[str, Any]]]) -> l
 # --------------------------------------------------------------------------- SDK mapping
 
 
+@lru_cache(maxsize=65536)
 def _words(text: str) -> list[str]:
     return [w.lower() for w in _CAMEL.findall(text)]
 
@@ -270,6 +274,7 @@ def _words(text: str) -> list[str]:
 _SUFFIXES = ("ations", "ation", "ates", "ate", "ions", "ion", "ings", "ing", "ies", "es", "s", "e")
 
 
+@lru_cache(maxsize=65536)
 def _stem(w: str) -> str:
     """A crude common root so that 'images'/'image' and 'generate'/'generations' meet."""
     for suf in _SUFFIXES:
@@ -278,6 +283,7 @@ def _stem(w: str) -> str:
     return w
 
 
+@lru_cache(maxsize=65536)
 def _resource_words(path: str) -> tuple[list[str], bool]:
     segs = _segments(path)
     lits = [s for s in segs if not PLACEHOLDER.fullmatch(s) and not _VERSION_SEG.match(s)]

@@ -59,7 +59,7 @@ def _batch_lines(path: str) -> Iterator[tuple[int, dict[str, Any]]]:
             not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= 50
         ):  # the range of --limit and of MCP search_docs
             raise InputError(
-                f"{path}:{n}: \"limit\" must be an integer from 1 to 50, got {limit!r}",
+                f'{path}:{n}: "limit" must be an integer from 1 to 50, got {limit!r}',
                 detail={"line": n, "limit": limit},
             )
         yield n, obj
