@@ -150,3 +150,29 @@ def test_query_understanding_runs_under_the_search_deadline(catalog):
         search(catalog, "timeout client", time_limit_s=0)
     assert e.value.code == "search_timeout"
     assert e.value.detail["step"] == "query understanding"
+
+
+@pytest.mark.parametrize("limit", ["abc", 0, 51, 2.5, True, [3]])
+def test_a_batch_line_with_a_bad_limit_is_bad_input_before_any_output(home, tmp_path, limit):
+    batch = tmp_path / "batch.jsonl"
+    lines = [{"id": 1, "query": "timeout"}, {"id": 2, "query": "timeout", "limit": limit}]
+    batch.write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
+    res = CliRunner().invoke(
+        cli, ["--home", str(home.path), "search", "--batch", str(batch), "--json"]
+    )
+    assert res.exit_code == 7, res.output
+    out = res.stdout.strip().splitlines()
+    assert len(out) == 1 and json.loads(out[0])["error"]["detail"]["line"] == 2
+
+
+def test_a_batch_line_beyond_the_query_cap_is_answered_with_its_own_error(home, tmp_path):
+    batch = tmp_path / "batch.jsonl"
+    lines = [{"id": "long", "query": "a" * 10_000}, {"id": "ok", "query": "timeout client"}]
+    batch.write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
+    res = CliRunner().invoke(
+        cli, ["--home", str(home.path), "search", "--batch", str(batch), "--json"]
+    )
+    assert res.exit_code == 0, res.output
+    long, ok = (json.loads(x) for x in res.stdout.strip().splitlines())
+    assert long["error"]["code"] == "bad_input" and long["hits"] == []
+    assert ok["id"] == "ok" and "error" not in ok
