@@ -9,7 +9,7 @@ export UV_PYTHON_DOWNLOADS := never
 export UV_PYTHON_PREFERENCE := only-system
 export DAGSTER_DISABLE_TELEMETRY := 1
 
-.PHONY: install demo test test-quick lint bench clean
+.PHONY: install demo test test-quick lint bench clean ui
 
 $(UV):
 	$(PY) -m venv $(TOOLS)
@@ -18,6 +18,10 @@ $(UV):
 install: $(UV)
 	$(UV) sync --frozen --python $(PY) --quiet
 	@echo "installed into $(VENV) (run commands as $(VENV)/bin/docorbit ...)" >&2
+
+# The Dagster UI + daemon on this project (docs/operations.md); PORT=3001 make ui to move it.
+ui: install
+	$(VENV)/bin/docorbit ui --port $${PORT:-3000}
 
 demo: install
 	$(VENV)/bin/python scripts/demo.py
