@@ -82,6 +82,7 @@ class Contract:
     others: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     versions: dict[str, str] = field(default_factory=dict)
     pin_notices: dict[str, str] = field(default_factory=dict)  # library -> version mismatch text
+    notices: list[str] = field(default_factory=list)
 
     @classmethod
     def from_rows(
@@ -150,6 +151,11 @@ def load_contract(home: Home, workspace: Path | None = None) -> Contract:
                 x["snapshot"] = r.id
             c.current.setdefault(lib, []).extend(rows)
             c.versions[lib] = r.version
+    if not any(c.current.values()):
+        c.notices.append(
+            "no published source has API endpoints (OpenAPI): calls cannot be checked; "
+            "add a spec with `docorbit add PATH_OR_URL --kind openapi --library L`"
+        )
     for s in snaps:
         if s.id in chosen_ids or not s.library:
             continue
@@ -743,7 +749,7 @@ def verify_calls(calls: list[ApiCall], contract: Contract) -> VerifyResult:
         counts=counts,
         calls=reports,
         versions=dict(sorted(contract.versions.items())),
-        notices=sorted(contract.pin_notices.values()),
+        notices=sorted(contract.pin_notices.values()) + contract.notices,
     )
 
 

@@ -209,3 +209,19 @@ def test_snippets_without_imports_or_with_default_headers(
     (call,) = extract_calls(code, language=language)
     report = verify_calls([call], contract).calls[0]
     assert (report.status, report.endpoint) == (status, endpoint), report.model_dump()
+
+
+def test_verify_without_any_published_contract_says_so_and_exits_0(tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from docorbit_serve.cli import cli
+
+    code = tmp_path / "a.py"
+    code.write_text('import requests\nrequests.get("https://api.example.com/v1/things")\n')
+    r = CliRunner().invoke(cli, ["--home", str(tmp_path / "home"), "verify", str(code), "--json"])
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    assert data["status"] == "insufficient_evidence"
+    assert data["notices"] and "no published source has API endpoints" in data["notices"][0]
