@@ -10,10 +10,15 @@ refusals raise ``BlockedURL`` and transport failures ``FetchError`` with a stabl
 fetches the source from its rank-1 valid ``discovered`` candidate and raises ``FetchError``
 when there is none (the message carries discovery's rationale). Strategies by candidate type:
 
-- ``local``: every Markdown file under the folder (see ``discover.local_markdown_files``),
+- ``local``: every document under the folder (``local_files.local_document_files``: Markdown,
+  ``.html``/``.htm``, ``.rst``; ``.txt`` when an include glob names it, else a row with
+  ``error_code`` ``skipped_text``; build artifacts of a Sphinx/MkDocs output skipped),
   sorted by relative path; ``url`` = ``file://<abs path>``, ``status`` 0, ``fetched_at`` = the
-  file's mtime (UTC), so the table is a pure function of the folder. An unreadable file is a row
-  with ``ok`` False and ``error_code`` ``read_error``.
+  file's mtime (UTC), so the table is a pure function of the folder. HTML is stored as read
+  (``text/html``, converted by the normalizer like a web page), rST converted to Markdown, text
+  decoded to UTF-8 (``local_files.prepare``). An unreadable file is a row with ``ok`` False and
+  ``error_code`` ``read_error``; a binary, undecodable or control-character file is refused the
+  same way with ``binary_file``, ``not_utf8`` or ``control_characters``.
 - ``llms_full_txt`` / ``markdown``: one row for the URL.
 - ``llms_txt``: a row for the llms.txt itself, then one row per distinct linked entry on the
   same host (fragment dropped, include/exclude globs applied to the URL path), sorted by URL.
@@ -49,8 +54,14 @@ from urllib.parse import urljoin, urlsplit, urlunsplit
 import pyarrow as pa
 
 from docorbit_assets.lib.discover import best_candidate, with_allow_hosts
-from docorbit_assets.lib.filefilter import MARKDOWN_SUFFIXES, local_markdown_files, selected_url
+from docorbit_assets.lib.filefilter import MARKDOWN_SUFFIXES, selected_url
 from docorbit_assets.lib.llms_txt import parse_llms_txt
+from docorbit_assets.lib.local_files import (
+    NotText,
+    local_document_files,
+    prepare,
+    skipped_text_files,
+)
 from docorbit_assets.lib.probe import ProbeContext, is_html, row_error_code, same_host
 from docorbit_assets.lib.providers import sitemap_pages
 from docorbit_assets.lib.secure_fetch import (  # the network door, re-exported for callers
@@ -116,7 +127,7 @@ def _fetch_local(cfg: SourceConfig, cand: dict[str, Any], project_root: Path) ->
     root = Path(cfg.resolved_location(project_root))
     cap = fetch_limits(cfg).max_bytes
     rows = []
-    for rel in local_markdown_files(root, cfg.include, cfg.exclude):
+    for rel in local_document_files(root, cfg.include, cfg.exclude):
         path = root / rel
         url = "file://" + path.as_posix()
         try:
@@ -131,18 +142,34 @@ def _fetch_local(cfg: SourceConfig, cand: dict[str, Any], project_root: Path) ->
             )
             continue
         cut = len(body) > cap
+        try:
+            data, content_type = prepare(rel, body[:cap], truncated=cut)
+        except NotText as e:  # binary, undecodable or control characters: refused, reported
+            rows.append(_row(cfg.name, url, error_code=e.code, error_message=f"{rel}: {e}"))
+            continue
         rows.append(
             _row(
                 cfg.name,
                 url,
                 ok=True,
-                body=body[:cap],
-                content_type="text/markdown",
+                body=data,
+                content_type=content_type,
                 error_code="truncated" if cut else "",
                 error_message=f"body cut at {cap} bytes" if cut else "",
                 fetched_at=datetime.fromtimestamp(st.st_mtime, UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
             )
         )
+    for rel in skipped_text_files(root, cfg.include, cfg.exclude):
+        message = f"{rel}: plain-text file not read (add include = ['*.txt'] to read .txt files)"
+        rows.append(
+            _row(
+                cfg.name,
+                "file://" + (root / rel).as_posix(),
+                error_code="skipped_text",
+                error_message=message,
+            )
+        )
+    rows.sort(key=lambda r: r["url"])
     return rows
 
 

@@ -73,9 +73,13 @@ def selected_url(url: str, include: Sequence[str], exclude: Sequence[str]) -> bo
 
 
 def local_markdown_files(
-    root: Path, include: Sequence[str] = (), exclude: Sequence[str] = ()
+    root: Path,
+    include: Sequence[str] = (),
+    exclude: Sequence[str] = (),
+    suffixes: tuple[str, ...] = MARKDOWN_SUFFIXES,
 ) -> list[str]:
-    """Markdown files under ``root`` as sorted POSIX paths relative to it.
+    """Markdown files (or files with one of ``suffixes``) under ``root`` as sorted POSIX paths
+    relative to it.
 
     Hidden files and folders (name starting with ``.``) are skipped; symlinks that resolve
     outside ``root`` are skipped (a docs folder must not read files it does not contain).
@@ -85,7 +89,7 @@ def local_markdown_files(
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
         for name in filenames:
-            if name.startswith(".") or not name.lower().endswith(MARKDOWN_SUFFIXES):
+            if name.startswith(".") or not name.lower().endswith(suffixes):
                 continue
             full = Path(dirpath) / name
             if full.is_symlink() and not full.resolve().is_relative_to(root):

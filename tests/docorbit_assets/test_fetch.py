@@ -53,7 +53,13 @@ def test_local_fetch_reads_every_markdown_file_sorted_with_mtime_as_fetched_at(t
     assert table.schema.equals(SCHEMAS["fetches"])
     rows = table.to_pylist()
     root = (tmp_path / "docs").resolve()
-    assert [r["url"] for r in rows] == [f"file://{root}/a/c.mdx", f"file://{root}/b.md"]
+    assert [r["url"] for r in rows] == [
+        f"file://{root}/a/c.mdx",
+        f"file://{root}/b.md",
+        f"file://{root}/n.txt",
+    ]
+    # a .txt file no include glob names is reported, not read (issue 13 item 2)
+    assert (rows[2]["ok"], rows[2]["error_code"], rows[2]["body"]) == (False, "skipped_text", b"")
     b = rows[1]
     assert (b["status"], b["ok"], b["content_type"], b["etag"], b["last_modified"]) == (
         0,

@@ -1,12 +1,13 @@
 """Provider ``local`` (kind ``local``): one ``local`` candidate, valid when the folder exists and
-holds at least one Markdown file after the include/exclude globs (``filefilter``)."""
+holds at least one document (Markdown, HTML or rST; ``.txt`` when an include glob names it:
+``local_files.local_document_files``) after the include/exclude globs (``filefilter``)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
-from docorbit_assets.lib.filefilter import local_markdown_files
+from docorbit_assets.lib.local_files import local_document_files
 from docorbit_assets.lib.probe import ALL_PURPOSES, Candidate, ProbeContext, Provider
 
 __all__ = ["PROVIDER"]
@@ -26,13 +27,14 @@ def _probe_local(ctx: ProbeContext) -> list[Candidate]:
         return [Candidate(**base, status="invalid", rationale=f"folder {folder} does not exist")]
     if not folder.is_dir():
         return [Candidate(**base, status="invalid", rationale=f"{folder} is not a folder")]
-    files = local_markdown_files(folder, cfg.include, cfg.exclude)
+    files = local_document_files(folder, cfg.include, cfg.exclude)
     if not files:
         return [
             Candidate(
                 **base,
                 status="invalid",
-                rationale=f"folder {folder} holds no Markdown files (.md, .mdx, .markdown)"
+                rationale=f"folder {folder} holds no Markdown, HTML or reStructuredText files "
+                "(.md, .mdx, .markdown, .html, .htm, .rst; .txt when include names it)"
                 + (" matching include/exclude" if cfg.include or cfg.exclude else ""),
             )
         ]
@@ -42,7 +44,7 @@ def _probe_local(ctx: ProbeContext) -> list[Candidate]:
             status="valid",
             content_type="text/markdown",
             confidence=1.0,
-            rationale=f"local folder with {len(files)} Markdown files",
+            rationale=f"local folder with {len(files)} documents",
             metadata={"files": len(files)},
         )
     ]
