@@ -3,7 +3,9 @@
 Each benchmark prints its own figures to stdout; this runner streams them, times each script,
 and ends with a summary table. Exit status is non-zero when any benchmark failed.
 Usage: ``.venv/bin/python benchmarks/run_all.py [NAME ...]`` (NAME = ``ingest``, ``search``, …).
-The search benchmark alone takes ~35 min: it builds and measures 10k, 100k and 1M chunks.
+The search benchmark alone takes ~35 min: it builds and measures 10k, 100k and 1M chunks;
+``refresh`` (cold ingest vs unchanged vs one-page-changed refresh of the three real doc sets)
+takes a few minutes.
 """
 
 from __future__ import annotations
