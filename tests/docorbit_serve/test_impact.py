@@ -49,3 +49,26 @@ def test_impact_is_sorted_and_deterministic():
     a, b = _hits(), _hits()
     assert [h.model_dump() for h in a] == [h.model_dump() for h in b]
     assert [(h.file, h.line, h.key) for h in a] == sorted((h.file, h.line, h.key) for h in a)
+
+
+def test_a_removed_symbol_is_found_by_text_as_a_heuristic_hit():
+    from docorbit_serve.models.change import DiffItem
+
+    removed = DiffItem(
+        kind="symbol",
+        change="removed",
+        key="function pydantic.parse_obj_as",
+        title="pydantic.parse_obj_as",
+        from_snapshot="s_a",
+        to_snapshot="s_b",
+    )
+    files = {
+        "m.py": "from pydantic import parse_obj_as\n\nx = parse_obj_as(int, '1')\ny = parse_obj_asx\n",
+        "n.py": "print('nothing here')\n",
+    }
+    hits = impact_hits([removed], [], [], files)
+    assert [(h.file, h.line, h.certainty) for h in hits] == [
+        ("m.py", 1, "heuristic"),
+        ("m.py", 3, "heuristic"),
+    ]
+    assert all(h.key == removed.key and h.change == "removed" for h in hits)
