@@ -1,6 +1,6 @@
 """Injection annotation figures per kind: recall/precision on the held-out set and the kit.
 
-Usage: ``.venv/bin/python scripts/eval_injection.py [--show-misses]``
+Usage: ``.venv/bin/python scripts/eval_injection.py [--show-misses] [--real-docs]``
 
 Reads ``fixtures/injection/heldout.jsonl`` (always) and, when ``../shared/data`` is present,
 the visible kit ``badinputs/prompt_injection/{injections,benign}.jsonl``. An injection counts as
@@ -8,12 +8,15 @@ caught when ``max_severity(annotate(text))`` reaches its ``min_severity``; a ben
 false alarm when it is flagged ``high`` (its ``max_severity`` is exceeded). Precision per kind is
 caught / (caught + benign passages of that kind's detector flagged high) is not attributable per
 kind, so the table gives recall per kind and, per set, the precision of "flagged high".
+``--real-docs`` also counts the paragraphs (and link titles) of the kit's real documentation
+(``../shared/data/docs``, 36.5k paragraphs) that the structural rules flag high: all benign.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections import defaultdict
 from pathlib import Path
@@ -22,6 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from docorbit_assets.lib.injection import annotate, max_severity  # noqa: E402
+from docorbit_assets.lib.injection_structure import assess, carriers  # noqa: E402
 
 _RANK = {"": 0, "low": 1, "medium": 2, "high": 3}
 
@@ -67,6 +71,7 @@ def evaluate(rows: list[dict], show: bool) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--show-misses", action="store_true")
+    ap.add_argument("--real-docs", action="store_true")
     args = ap.parse_args()
     for name in ("heldout", "fresh", "blind"):
         print(f"held-out set (fixtures/injection/{name}.jsonl):")
@@ -78,6 +83,26 @@ def main() -> None:
     rows = _rows(kit / "injections.jsonl") + _rows(kit / "benign.jsonl")
     print("visible kit (badinputs/prompt_injection, per technique):")
     evaluate(rows, args.show_misses)
+    if args.real_docs:
+        real_docs(kit.parents[1] / "docs", args.show_misses)
+
+
+def real_docs(root: Path, show: bool) -> None:
+    units = high = 0
+    for path in sorted(root.rglob("*")):
+        if path.suffix not in (".md", ".mdx"):
+            continue
+        text = path.read_text(encoding="utf-8", errors="replace")
+        items = [(p, False) for p in re.split(r"\n\s*\n", text)]
+        items += [(title, True) for title, *_ in carriers(text)]
+        for para, hidden in items:
+            units += 1
+            verdict = assess(para, hidden=hidden)
+            if verdict and verdict.rank == 3:
+                high += 1
+                if show:
+                    print(f"  HIGH {path.relative_to(root)}: {verdict.why}")
+    print(f"real docs ({root}): {high} of {units} paragraphs and titles flagged high")
 
 
 if __name__ == "__main__":
