@@ -47,7 +47,7 @@ import os
 import re
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -55,93 +55,22 @@ import dagster as dg
 
 from docorbit_assets.defs.jobs import MODE_TAG, job_names
 from docorbit_assets.defs.partitions import sync_partitions
+from docorbit_assets.instance import (  # re-exported: callers import them from here
+    PID_TAG,
+    _exclusive,
+    open_instance,
+    recover_dead_runs,
+    run_gc,
+)
 from docorbit_assets.lib.publish import current_manifest, latest_snapshot
 from docorbit_serve import errors
 from docorbit_serve.errors import ConfigError, IngestError
-from docorbit_serve.home import Home, atomic_write_bytes
-from docorbit_serve.ingest_lock import ingest_lock
+from docorbit_serve.home import Home
 from docorbit_serve.registry import load_registry
 
 __all__ = ["PID_TAG", "open_instance", "recover_dead_runs", "run_gc", "run_ingest"]
 
 _QUIET = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
-# Run monitoring: the daemon (docorbit ui / dagster dev) fails runs whose worker died.
-_DAGSTER_YAML = (
-    b"telemetry:\n  enabled: false\nrun_monitoring:\n  enabled: true\n  poll_interval_seconds: 30\n"
-)
-PID_TAG = "docorbit/pid"
-
-
-def open_instance(home: Home) -> dg.DagsterInstance:
-    """The persistent Dagster instance under ``home/dagster`` (created with telemetry off)."""
-    root = home.dagster_home
-    root.mkdir(parents=True, exist_ok=True)
-    if not (root / "dagster.yaml").exists():
-        atomic_write_bytes(root / "dagster.yaml", _DAGSTER_YAML)
-    return dg.DagsterInstance.from_config(str(root))
-
-
-@contextlib.contextmanager
-def _exclusive(home: Home) -> Iterator[None]:
-    # The faces take the same lock earlier (before importing this module, before writing
-    # docorbit.toml); it is re-entrant for the thread holding it.
-    with ingest_lock(home):
-        yield
-
-
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
-def recover_dead_runs(instance: dg.DagsterInstance) -> list[str]:
-    """Mark failed every STARTED/STARTING run tagged ``docorbit/pid`` whose process is gone.
-
-    Returns the run ids marked. Runs without the tag (launched by the UI's daemon) are left to
-    Dagster's run monitoring (enabled in the instance's ``dagster.yaml``).
-    """
-    marked = []
-    statuses = [dg.DagsterRunStatus.STARTED, dg.DagsterRunStatus.STARTING]
-    for run in instance.get_runs(filters=dg.RunsFilter(statuses=statuses)):
-        raw = run.tags.get(PID_TAG, "")
-        if not raw.isdigit() or int(raw) == os.getpid() or _pid_alive(int(raw)):
-            continue
-        instance.report_run_failed(run, f"the process that ran it (pid {raw}) is gone")
-        marked.append(run.run_id)
-    return marked
-
-
-def run_gc(
-    home: Home,
-    *,
-    apply: bool = False,
-    keep_last: int | None = None,
-    locks: tuple[Path, ...] = (),
-    instance: dg.DagsterInstance | None = None,
-) -> dict[str, Any]:
-    """Retention (``lib/gc.py``): the plan (dry run) or, with ``apply``, the removal under the
-    ingest lock (no build writes meanwhile), plus ``failed_runs``: STARTED runs of dead
-    processes marked failed (``recover_dead_runs``). ``keep_last`` defaults to
-    ``[settings] keep_snapshots``. The CLI's ``docorbit gc`` and the ``gc`` job call it."""
-    from docorbit_assets.lib.gc import apply_gc, plan_gc
-
-    keep = keep_last or load_registry(home.config_path).keep_snapshots
-    if not apply:
-        plan = plan_gc(home, keep_last=keep, locks=locks)
-        return {**plan, "applied": False, "removed": [], "errors": [], "failed_runs": []}
-    with _exclusive(home):
-        result = apply_gc(home, plan_gc(home, keep_last=keep, locks=locks))
-        if instance is not None:
-            return {**result, "failed_runs": recover_dead_runs(instance)}
-        if not home.dagster_home.is_dir():
-            return {**result, "failed_runs": []}
-        with open_instance(home) as inst:
-            return {**result, "failed_runs": recover_dead_runs(inst)}
 
 
 def _root_cause(info: Any) -> Any:

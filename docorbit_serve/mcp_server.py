@@ -190,9 +190,9 @@ def build_server(home: Home, *, read_limit: int = RESOURCE_READ_LIMIT) -> MCPSer
 
     @server.tool(name="list_sources", annotations=READ_ONLY)
     def list_sources_tool() -> Annotated[CallToolResult, SourceList]:
-        """List the documentation sources (configured and published: library, version, snapshot,
-        counts)."""
+        """List the doc sources, configured and published (library, version, snapshot, counts)."""
         try:
+            catalog.manifest()  # nothing published: the error says how to publish
             result = service.list_sources(home, catalog)
         except DocOrbitError as e:
             raise tool_error(e) from e

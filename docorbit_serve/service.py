@@ -64,7 +64,10 @@ __all__ = [
     "refuse_other_scheme",
     "resolve_location",
     "resolve_package",
+    "prepare_dagster",
+    "run_gc",
     "run_ingest",
+    "schedules",
     "search_docs",
     "version_report",
     "workspace_dir",
@@ -446,16 +449,41 @@ def run_ingest(
     *,
     progress: Callable[[str], None] | None = None,
     allow_hosts: Sequence[str] = (),
+    refresh: bool = False,
 ) -> dict[str, Any]:
-    """The one hand-over to the pipeline (``docorbit_assets.ingest.run_ingest``): its report."""
+    """The one hand-over to the pipeline (``docorbit_assets.ingest.run_ingest``): its report.
+    ``refresh`` runs the conditional re-fetch job (``docorbit refresh``)."""
     from docorbit_assets.ingest import run_ingest as pipeline_ingest
 
+    kw: dict[str, Any] = {"refresh": True} if refresh else {}
     return pipeline_ingest(
         home,
         sources=list(sources) if sources else None,
         progress=progress,
         allow_hosts=tuple(allow_hosts),
+        **kw,
     )
+
+
+def run_gc(home: Home, **kw: Any) -> dict[str, Any]:
+    """Retention (``docorbit_assets.instance.run_gc``; same keyword arguments)."""
+    from docorbit_assets.instance import run_gc as pipeline_gc
+
+    return pipeline_gc(home, **kw)
+
+
+def schedules(registry: Any) -> list[dict[str, Any]]:
+    """Each Dagster schedule of the registry with its cron, job and next run (UTC)."""
+    from docorbit_assets.lib.schedule import next_runs, schedule_table
+
+    return list(next_runs(schedule_table(registry)))
+
+
+def prepare_dagster(home: Home) -> None:
+    """Create ``home/dagster`` with its ``dagster.yaml`` (for ``docorbit ui``)."""
+    from docorbit_assets.instance import open_instance
+
+    open_instance(home).dispose()
 
 
 def ingest_document(

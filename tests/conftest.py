@@ -47,6 +47,7 @@ E2E_MODULES = frozenset(
         "test_web_dashboard", "test_pipeline", "test_pipeline_ingest", "test_schedules",
         "test_refresh", "test_gc", "test_openapi_ingest", "test_retrieval_check",
         "test_search_corpus", "test_hybrid", "test_rest_api", "test_api_mcp",
+        "test_evaluate", "test_search_real", "test_cli_ops", "test_web_cli",
     }
 )  # fmt: skip
 

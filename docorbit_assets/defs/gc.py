@@ -1,4 +1,4 @@
-"""The ``gc`` job: retention from the UI (``docorbit_assets.ingest.run_gc``, ``lib/gc.py``).
+"""The ``gc`` job: retention from the UI (``docorbit_assets.instance.run_gc``, ``lib/gc.py``).
 
 Config ``apply`` (default true) removes unreferenced snapshots, index files, vectors and a
 killed build's debris, and marks failed the STARTED runs whose process is gone; ``apply:
@@ -24,7 +24,7 @@ class GcConfig(dg.Config):
 
 @dg.op(description="Remove what no publication, recent snapshot or docs.lock references.")
 def collect_garbage(context: dg.OpExecutionContext, config: GcConfig, docorbit: DocOrbitResource):
-    from docorbit_assets.ingest import run_gc
+    from docorbit_assets.instance import run_gc
 
     result = run_gc(
         docorbit.resolve(),

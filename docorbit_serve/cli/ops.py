@@ -26,6 +26,7 @@ from typing import Any
 
 import click
 
+from docorbit_serve import service
 from docorbit_serve.cli._common import _emit, _info, _State, cli, json_option
 from docorbit_serve.errors import IngestError, UsageError
 from docorbit_serve.registry import load_registry
@@ -48,10 +49,8 @@ def refresh(state: _State, source: str | None) -> None:
     from docorbit_serve.ingest_lock import ingest_lock
 
     with ingest_lock(home):
-        from docorbit_assets.ingest import run_ingest
-
-        report = run_ingest(
-            home, sources=[source] if source else None, progress=_info, refresh=True
+        report = service.run_ingest(
+            home, [source] if source else None, progress=_info, refresh=True
         )
     if not report.get("ok"):
         raise IngestError(
@@ -75,9 +74,7 @@ def refresh(state: _State, source: str | None) -> None:
 def gc(state: _State, apply: bool, keep: int | None, locks: tuple[Path, ...]) -> None:
     """Remove unreferenced snapshots, index files, vectors and a killed build's debris."""
     home = state.home()
-    from docorbit_assets.ingest import run_gc
-
-    result = run_gc(home, apply=apply, keep_last=keep, locks=locks)
+    result = service.run_gc(home, apply=apply, keep_last=keep, locks=locks)
     _emit(state, result, _gc_text(result))
 
 
@@ -102,9 +99,7 @@ def schedule(state: _State) -> None:
     """What runs when: refresh schedules per source and the freshness checks (UTC)."""
     home = state.home()
     reg = load_registry(home.config_path)
-    from docorbit_assets.lib.schedule import next_runs, schedule_table
-
-    rows = next_runs(schedule_table(reg))
+    rows = service.schedules(reg)
     lines = ["| schedule | cron (UTC) | job | source | next run |", "|---" * 5 + "|"]
     lines += [
         f"| {r['name']} | {r['cron']} | {r['job']} | {r['source'] or '-'} | {r['next_run']} |"
@@ -122,9 +117,7 @@ def schedule(state: _State) -> None:
 def ui(state: _State, host: str, port: int) -> None:
     """Start the Dagster UI and daemon on this project (Ctrl-C or SIGTERM stops it)."""
     home = state.home()
-    from docorbit_assets.ingest import open_instance
-
-    open_instance(home).dispose()  # creates home/dagster with its dagster.yaml
+    service.prepare_dagster(home)  # creates home/dagster with its dagster.yaml
     env = {
         **os.environ,
         "DAGSTER_HOME": str(home.dagster_home),
