@@ -26,13 +26,26 @@ The rules generalise over wording because they look for *roles and speech acts*,
   authority (vendor, safety team, administrator, ``system``) with a demand; an acrostic or
   "first word of each line" scheme; an error message that tells the reader to run something.
 
-Severity: high when an AI is addressed with a speech act; when a third-person directive to AI
-(``agents must …``) asks for something sensitive; or when a framing carries a directive with an
-act (for an error message: a dangerous command or a secret). A hidden carrier with an imperative
-about something sensitive is high. Prose that *discusses* attacks (``prompt injection``,
-``attackers``, ``OWASP``, ``social engineering`` …) with no vocative to an AI is capped at medium,
-so security articles are not flagged high. Every expression is linear (no nested quantifiers
-over the same characters); paragraphs are judged separately.
+Severity (3 = high, 2 = medium):
+
+- high: an AI addressed by a vocative with a speech act (or a dangerous command) after it; a
+  third-person directive to AI (``agents must …``, not negated) about something sensitive,
+  concealed or overriding; a non-English AI role with a speech act about something sensitive;
+  a hidden carrier that names an AI with a directive; tool-shaped text carrying a directive;
+  a pre-approval claim (not conditional: "if the user approved …" is not a claim) granting an
+  action to an AI or "you"; an authority claim with a demand on an AI or on "you" about
+  something sensitive; an acrostic scheme with an instruction to follow it; an asserted (not
+  conditional) error with a remote-script command, a leak of a secret, or a dangerous command
+  asked for urgently; a hidden carrier with an imperative and a dangerous action.
+- medium: weaker combinations (a third-person directive, tool-shaped text naming an AI, a
+  claim or ``system:`` label with a directive).
+
+Prose that *discusses* attacks (``prompt injection``, ``attackers``, ``OWASP``, ``social
+engineering`` …) with no vocative to an AI is capped at medium, so security articles are not
+flagged high. Long paragraphs are judged list item by list item (a release-notes list is many
+unrelated sentences). Cost: each family of expressions runs only behind a cue (a word set or
+literal needles on the lower-cased text), so clean prose costs a tokenisation and a few
+substring tests; every expression is linear.
 """
 
 from __future__ import annotations
