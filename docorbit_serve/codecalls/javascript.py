@@ -5,6 +5,8 @@ Contract: ``js_calls(source, file="", *, dialect="js"|"ts"|"tsx") -> list[ApiCal
 line, column). Recognised:
 - ``fetch(url, {method, headers, body})`` (also ``window.fetch``/``globalThis.fetch``); body keys
   from ``JSON.stringify({...})``, ``new URLSearchParams({...})`` or an object variable;
+- ``ky`` / ``got`` / ``node-fetch`` / ``undici`` (imported): ``ky.post(url, {json, searchParams,
+  headers})``, ``got(url, {method, …})``;
 - axios: ``axios.get|delete|head|options(url, config)``, ``axios.post|put|patch(url, data,
   config)``, ``axios(config)``, ``axios(url, config)``, ``axios.request(config)``, and instances
   from ``axios.create({baseURL})``; ``params`` and ``headers`` keys from the config;
@@ -33,6 +35,7 @@ __all__ = ["js_calls"]
 _VERBS = {"get", "post", "put", "patch", "delete", "head", "options"}
 _DATA_VERBS = {"post", "put", "patch"}
 _NODE_BUILTINS = {"fs", "path", "url", "http", "https", "crypto", "events", "stream", "util", "os"}
+_OPTION_CLIENTS = {"ky", "got", "node-fetch", "cross-fetch", "undici"}
 _JS_GLOBALS = {"Map", "Set", "WeakMap", "WeakSet", "URL", "URLSearchParams", "Date", "Error",
                "Promise", "Headers", "Request", "Response", "FormData", "AbortController",
                "RegExp", "Array", "Object", "Blob", "File", "TextEncoder", "TextDecoder",
@@ -313,7 +316,29 @@ class _File:
         head, _, verb = fn.rpartition(".")
         if self._is_axios(fn) or (head and self._is_axios(head) and verb in _VERBS | {"request"}):
             return self._axios(node, fn, head, verb, args)
+        if self.imports.get(fn) in _OPTION_CLIENTS or (
+            head and self.imports.get(head) in _OPTION_CLIENTS and verb in _VERBS
+        ):
+            return self._options_client(node, fn, verb if head else "", args)
         return self._sdk(node, fn, args)
+
+    def _options_client(self, node: Node, fn: str, verb: str, args: list[Node]) -> ApiCall:
+        """ky / got / node-fetch style: ``ky.post(url, {json, searchParams, headers})``."""
+        opts = args[1] if len(args) > 1 else None
+        m = self._object_value(opts, "method")
+        method: str | None
+        if verb:
+            method, exact = verb.upper(), True
+        else:
+            method, exact = self.string(m) if m is not None else ("GET", True)
+        body = self._object_value(opts, "json") or self._object_value(opts, "body")
+        body = body if body is not None else self._object_value(opts, "form")
+        return self._make(
+            node, self.imports.get(fn.split(".")[0], "fetch"),
+            (method or "").upper() if exact and method else None, None,
+            args[0] if args else None, [] if exact and method else ["method"],
+            self._object_value(opts, "searchParams"), body, self._object_value(opts, "headers"),
+        )  # fmt: skip
 
     def _fetch(self, node: Node, args: list[Node]) -> ApiCall:
         opts = args[1] if len(args) > 1 else None

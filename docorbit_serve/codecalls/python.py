@@ -2,8 +2,9 @@
 
 Contract: ``python_calls(source, file="") -> list[ApiCall]`` (sorted by line, column); a file
 that does not parse gives ``[]``. Recognised:
-- HTTP clients: ``requests`` / ``httpx`` module functions (``get`` … ``request``), their sessions
-  and clients (``requests.Session()``, ``httpx.Client(base_url=…)``, ``AsyncClient``, also in
+- HTTP clients: ``requests`` / ``httpx`` / ``urllib3`` module functions (``get`` … ``request``), their sessions
+  and clients (``requests.Session()``, ``httpx.Client(base_url=…)``, ``AsyncClient``,
+  ``urllib3.PoolManager()``, also in
   ``with``), ``aiohttp.ClientSession`` (``async with``), ``urllib.request.urlopen`` and
   ``Request(…, data=…, method=…)``. Method, URL (``base_url`` joined), ``params``/query string,
   ``json``/``data``/``files`` keys and ``headers`` keys come from literals, module constants,
@@ -29,9 +30,9 @@ from docorbit_serve.models.change import ApiCall
 
 __all__ = ["python_calls"]
 
-HTTP_MODULES = {"requests", "httpx", "aiohttp"}
+HTTP_MODULES = {"requests", "httpx", "aiohttp", "urllib3"}
 VERBS = {"get", "post", "put", "patch", "delete", "head", "options"}
-_SESSION_CLASSES = {"Session", "Client", "AsyncClient", "ClientSession"}
+_SESSION_CLASSES = {"Session", "Client", "AsyncClient", "ClientSession", "PoolManager"}
 _STDLIB = set(sys.stdlib_module_names)
 _PY_BUILTIN_CLASSES = {"Exception", "ValueError", "TypeError", "KeyError", "RuntimeError"}
 _NOT_FIELDS = {
@@ -298,8 +299,11 @@ def _http_call(scope: _Scope, call: ast.Call, lines: list[str], file: str) -> Ap
     url_node = args[0] if args else _kw(call, "url")
     return _finish(
         scope, call, lines, file, client, method, base, url_node, dynamic,
-        query=_kw(call, "params"),
-        bodies=[_kw(call, "json"), _kw(call, "data"), _kw(call, "files")],
+        query=_kw(call, "params")
+        or (_kw(call, "fields") if method in ("GET", "HEAD", "DELETE") else None),
+        # urllib3: fields= is the query of a GET and the form of a POST
+        bodies=[_kw(call, "json"), _kw(call, "data"), _kw(call, "files")]
+        + ([_kw(call, "fields")] if method not in (None, "GET", "HEAD", "DELETE") else []),
         headers=_kw(call, "headers"),
         default_headers=extra_headers,
     )  # fmt: skip

@@ -199,6 +199,11 @@ BARE = [  # snippets as agents paste them: no imports, default headers on sessio
     ("python", "client = OpenAI()\nclient.fine_tuning.jobs.list_events('ft-1')", "verified", "GET /fine_tuning/jobs/{fine_tuning_job_id}/events"),
     ("python", "import openai\nopenai.Completion.create(engine='davinci', prompt='x')", "mismatch", "POST /completions"),
     ("javascript", "const openai = new OpenAI();\nawait openai.beta.threads.runs.create(threadId, { assistant_id: 'a' });", "verified", "POST /threads/{thread_id}/runs"),
+    ("python", 'import urllib3\nhttp = urllib3.PoolManager(headers={"Authorization": "k"})\nhttp.request("GET", "https://api.openai.com/v1/models")', "verified", "GET /models"),
+    ("python", 'import urllib3\nurllib3.request("POST", "https://api.openai.com/v1/embeddings", json={"input": "x"}, headers={"Authorization": "k"})', "mismatch", "POST /embeddings"),
+    ("javascript", 'import ky from "ky";\nawait ky.post("https://api.openai.com/v1/moderations", { json: { input: "x" }, headers: { Authorization: "k" } }).json();', "verified", "POST /moderations"),
+    ("javascript", 'import got from "got";\nawait got("https://api.openai.com/v1/engines", { headers: { Authorization: "k" } });', "mismatch", "GET /engines"),
+    ("javascript", 'const fetch = require("node-fetch");\nawait fetch("https://api.openai.com/v1/fine-tunes", { headers: { Authorization: "k" } });', "warning", "GET /fine-tunes"),
 ]  # fmt: skip
 
 
