@@ -11,6 +11,8 @@ from click.testing import CliRunner
 
 from docorbit_serve.cli import cli
 
+pytestmark = pytest.mark.slow  # the session's real ingest of the httpx docs (published_home)
+
 
 def _run(home, *args: str) -> str:
     res = CliRunner().invoke(cli, ["--home", str(home.path), *args], catch_exceptions=False)

@@ -77,6 +77,7 @@ def test_inspect_previews_one_local_file(tmp_path):
     assert (data["kind"], data["files"], data["sample"]) == ("markdown", 1, ["page.md"])
 
 
+@pytest.mark.e2e
 def test_a_second_ingest_is_refused_at_once_before_dagster_is_imported(home):
     code = (
         "import sys\n"

@@ -18,6 +18,8 @@ from mcp import Client
 from .test_mcp_http import INIT, MCP_HEADERS, http_server
 
 FLOOD = 10_000
+# Every test here serves the session's real ingest of the httpx docs (published_home).
+pytestmark = pytest.mark.slow
 
 
 def _rss_kb(pid: int) -> int:
@@ -58,6 +60,7 @@ def served_env(tmp_path_factory):
     return env
 
 
+@pytest.mark.e2e
 def test_ten_thousand_initializes_from_one_client_leave_the_server_answering_a_new_client(
     published_home, served_env
 ):
