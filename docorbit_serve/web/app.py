@@ -20,7 +20,6 @@ Contract:
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any
 
@@ -171,34 +170,29 @@ class Dashboard:
         )
 
     def search(self, request: Request) -> HTMLResponse:
-        from docorbit_serve.search import search
+        """``service.search_docs`` (ranked for the workspace's pins, cursor paging), as the
+        CLI and MCP search; each hit with its provenance and the query terms marked."""
+        from docorbit_serve import service
         from docorbit_serve.search.query import understand
 
         q = request.query_params.get("q", "")
         library, version = _opt(request, "library"), _opt(request, "version")
-        offset = _int(request, "offset", 0, 0, 90)
+        cursor = request.query_params.get("cursor", "")[:4000] or None
         ctx: dict[str, Any] = {"q": q, "library": library or "", "version": version or ""}
         if not q.strip():
             return self.page("search.html", hits=[], **ctx)
-        t0 = time.perf_counter()
-        res = search(
-            self.catalog, q, library=library, version=version, limit=PAGE_SIZE, offset=offset
-        )
-        self.timings.record("dashboard", (time.perf_counter() - t0) * 1000)
-        hits = [render.hit_dict(h) for h in res.hits]
+        res = service.search_docs(
+            self.catalog, q, library=library, version=version, limit=PAGE_SIZE, cursor=cursor,
+            root=service.workspace_dir(self.home),
+        )  # fmt: skip
+        self.timings.record("dashboard", res.elapsed_ms)
+        hits = [h.model_dump(mode="json") for h in res.hits]
         fetched = _fetched_at(self.catalog, [h["chunk_id"] for h in hits])
-        try:
-            terms = list(understand(q).terms)  # type: ignore[call-arg]
-        except (TypeError, AttributeError, DocOrbitError):
-            terms = []
-        terms = sorted(set(terms) | {w for w in q.split() if len(w) > 1})
+        terms = {w for w in q.split() if len(w) > 1} | set(understand(q).terms)
         for h in hits:
             h["fetched_at"] = fetched.get(h["chunk_id"], "")
-            h["snippet"] = inert.highlight(h["content"], terms)
-        more = (
-            offset + PAGE_SIZE if len(res.hits) == PAGE_SIZE and offset + PAGE_SIZE <= 90 else None
-        )
-        return self.page("search.html", hits=hits, res=res, offset=offset, more=more, **ctx)
+            h["snippet"] = inert.highlight(h["content"], sorted(terms))
+        return self.page("search.html", hits=hits, res=res, more=res.next_cursor, **ctx)
 
     def doc(self, request: Request) -> HTMLResponse:
         from docorbit_serve.reader import get_doc
