@@ -91,12 +91,13 @@ _ROLE_ML = (
 _ROLE = rf"(?:{_ROLE_EN}|{_ROLE_ML})"
 _ROLE_ANY = re.compile(rf"\b{_ROLE_STRONG}\b|{_ROLE_ML}", re.IGNORECASE)
 _ROLE_ML_RE = re.compile(_ROLE_ML, re.IGNORECASE)
-_SOFT = r"(?:the|a|an|all|any|every|each|dear|hey|hi|hello|to|for|our|you)"
+_SOFT = r"(?:the|a|an|all|any|every|each|dear|hey|hi|hello|to|for|our|you|whichever|whatever)"
 _WHO = (
     # a role as an addressee: any strong role or non-English role; "model"/"bot" only after a
     # determiner, a preposition or before "reading/processing this" (not a YAML key "model:")
     rf"(?:{_ROLE_STRONG}|{_ROLE_ML}|{_SOFT}\s+(?:\w+\s+)?(?:models?|bots?)|(?:models?|bots?)\s+"
-    rf"(?:reading|processing|summari[sz]ing|parsing|indexing|handling|that\s+reads?)\b)"
+    rf"(?:reading|reads|processing|processes|summari[sz]ing|parsing|indexing|handling|"
+    rf"that\s+reads?)\b)"
 )
 _SUFFIX = (
     # words that may follow the role in a label ("Model reading this:", "Gemini and friends:")
@@ -114,7 +115,10 @@ _VOC_COLON = re.compile(
     rf"|(?:\A|(?<=[.!?>\[\"'|*#]))[ \t]*(?:(?:dear|hey|hi|hello|ok|okay|yo|attention|listen)[ \t]+"
     rf"(?:the[ \t]+)?(?:{_ROLE_STRONG}|{_ROLE_ML}|models?|bots?)|(?:{_ROLE_STRONG}|{_ROLE_ML})"
     rf"(?:[ \t]*[,/&][ \t]*(?:and[ \t]+)?(?:{_ROLE_STRONG}|{_ROLE_ML}))*)[ \t]*(?P<csep>[,，!])"
-    rf"|\A[ \t]*(?:models?|bots?)[ \t]*(?P<lsep>[,，!])",
+    rf"|\A[ \t]*(?:models?|bots?)[ \t]*(?P<lsep>[,，!])"
+    rf"|(?<=[.!?\"'])[ \t]+(?:models?|bots?)[ \t]*,[ \t]*(?=(?:please[ \t]+)?(?:run|execute|send|delete|remove|"
+    rf"print|reveal|ignore|upload|install|open|call|tell|say|write|add|disable|forget)\b)"
+    rf"(?P<isep>)",
     re.IGNORECASE | re.MULTILINE,
 )
 _VOC_OTHER = re.compile(
@@ -161,6 +165,13 @@ _MUST = (
 _THIRD_PERSON = re.compile(
     rf"(?:\b{_ROLE_STRONG}\b|{_ROLE_ML})[ \t]+(?:[\w'-]+[ \t]+){{0,4}}?{_MUST}", _I
 )
+_YOU_MUST = re.compile(
+    r"\byou(?:'re|\s+are)\s+(?:now\s+|hereby\s+)?(?:required|obligated|ordered|instructed|"
+    r"directed|commanded)\b|\b(?:instructs?|orders?|commands?|directs?|requires?)\s+(?:\w+\s+)"
+    r"{0,3}?(?:you|models?|assistants?|agents?|AI|bots?|generators?|tools?|LLMs?)\b|"
+    r"\bcompliance\s+is\s+mandatory",
+    _I,
+)
 _ROLE_CUE = re.compile(r"\bwhoever\b|\byou,?\s+the\b|\bwho\s+(?:are|is)\s+an?\b", _I)
 _THIRD_LOOSE = re.compile(
     rf"\b(?:models?|bots?)[ \t]+(?:[\w'-]+[ \t]+){{0,4}}?{_MUST}|\b(?:models?|bots?)[ \t]+"
@@ -185,7 +196,7 @@ _ACT_EN = (
     r"include|apply|use|mark|accept|re-?enter|carry\s+out|go\s+ahead|proceed|do\s+it|create|"
     r"recreate|rename|generate|cite|store|save|commit|publish|deploy|build|rebuild|clone|edit|"
     r"update|upgrade|downgrade|uninstall|kill|terminate|revoke|inform|notify|give|provide|"
-    r"return|become|switch|refuse|avoid|start|translate|convert|combine|concatenate|spell|act)"
+    r"return|become|switch|refuse|avoid|start|translate|convert|combine|concatenate|spell|spells|spelled|act)"
 )
 _ACT_ML_WORDS = (
     r"(?:oubli\w*|ignor\w*|envo[iy]\w*|affich\w*|révél\w*|montr\w*|supprim\w*|exécut\w*|"
@@ -276,7 +287,7 @@ _DESTROY = (
     r"all|history|\.bashrc|lockfile|backups?)"
 )
 _EXFIL = (
-    r"(?:send|upload|forward|post|e-?mail|transmit|share|leak|exfiltrate|report)\b[^\n]{0,160}?"
+    r"(?:send|upload|forward|post|e-?mail|transmit|share|leak|exfiltrat|report)\w*[^\n]{0,160}?"
     r"(?:https?://|\b[\w-]+\.(?:example|com|net|io|org|dev|app|xyz|ru|cn)\b|\w@\w|endpoint|"
     r"server|analytics)"
 )
@@ -308,7 +319,8 @@ _TOOL_SHAPED = re.compile(
     r"[\"']role[\"']\s*:\s*[\"'](?:tool|function|ipython)[\"']|"
     r"[\"']?\b(?:tool_results?|tool_response|tool_outputs?|tool_call_id|function_results?|"
     r"function_response|function_call_output|observation|assistant_instructions|next_action|"
-    r"tool_use_id)\b[\"']?\s*[:=]|"
+    r"tool_use_id)\b[\"']?\s*[:=]|[\"'](?:tool|tool_name|function|function_name)[\"']\s*:\s*"
+    r"[\"'][^\"'\n]{1,60}[\"']\s*,\s*[\"'](?:result|output|response|content)[\"']\s*:|"
     r"</?\s*(?:function_results?|tool_results?|tool_response|tool_outputs?|function_response|"
     r"function_output|observation|search_results?)\b|\[\s*/?\s*tool[_\s-]?(?:output|result|"
     r"response)\b|^\s*(?:tool|function)\s+(?:response|result|output)\b|^\s*Observation\s*:|"
@@ -326,7 +338,7 @@ _PREAPPROVED = re.compile(
     r"\bin\s+advance\b|(?:permission|consent|authori[sz]ation|approval)\s+(?:was\s+|has\s+been\s+|"
     r"is\s+)?(?:granted|given|on\s+file|obtained|confirmed)|consent\s+on\s+file|"
     r"already\s+(?:gave|given|granted|approved|authori[sz]ed|agreed|consented|said\s+yes|"
-    r"confirmed|allowed|permitted|opted\s+in|signed\s+off|accepted|okayed)|"
+    r"confirmed|allowed|permitted|opted\s+in|signed(?:\s+off)?|accepted|okayed|waived)|"
     r"signed\s+off\s+on|said\s+yes\s+to|opted\s+in|(?:white|allow)-?listed|"
     r"explicitly\s+(?:permitted|allowed|authori[sz]ed|approved|asked|requested|consented)|"
     r"as\s+agreed\s+(?:with|in|earlier)|(?:has|have|had)\s+(?:already\s+)?(?:approved|"
@@ -353,6 +365,7 @@ _PERMISSION = re.compile(
     r"check)|(?:confirmation|approval)\s+is\s+not\s+(?:needed|required)|skip\s+the\s+"
     r"(?:confirmation|approval|review|prompt)|without\s+(?:asking|checking|confirmation|a\s+"
     r"prompt|prompting)|don'?t\s+(?:ask|bring\s+it\s+up|mention)|permitted\s+you|so\s+\w+|"
+    r"\b(?:is|are)\s+(?:\w+\s+)?(?:approved|allowed|permitted|authori[sz]ed|sanctioned)\b|"
     r"\b(?:fine|ok|okay|alright|acceptable)\s+(?:for\s+you\s+)?to\s+\w+",
     _I,
 )
@@ -393,7 +406,8 @@ _LEAK = re.compile(
 )
 _ACROSTIC = re.compile(
     r"\b(?:first|last|initial|capital|opening|second|third|final|leading)\s+(?:word|letter|"
-    r"character|char)s?\s+(?:of|from|in)\s+(?:each|every|all|these|those|the|this)\s+"
+    r"character|char)s?\s+(?:of|from|in|starting|beginning|opening|that\s+(?:starts?|begins?|"
+    r"opens?))\s+(?:each|every|all|these|those|the|this)\s+"
     r"(?:\w+\s+){0,2}?(?:lines?|sentences?|rows?|bullets?|bullet\s+points?|paragraphs?|items?|"
     r"words?|columns?|steps?|entries|headings?|sections?|cells?|blocks?|points?)\b|"
     r"\bacrostic|\breading\s+down\s+the\s+(?:first|left|initial)\s+column|"
@@ -472,7 +486,7 @@ def _blocks(text: str) -> list[tuple[int, str]]:
 def _vocative(text: str) -> re.Match[str] | None:
     """An AI addressed directly, followed by a speech act in the same sentence."""
     for m in _VOC_COLON.finditer(text):
-        window = 80 if m.group("csep") or m.group("lsep") else 300
+        window = 80 if m.group("csep") or m.group("lsep") or m.group("isep") is not None else 300
         end = min(len(text), m.end() + window)
         if _ACT.search(text, m.end(), end) or _DANGER_CMD.search(text, m.end(), end):
             return m
@@ -798,7 +812,7 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
         granted = _PERMISSION.search(text) or directive
         if granted and (ai or you or lazy.risky()):
             return 3, "claims the user pre-approved an action", claim
-    demanded = ai or loose or (you and (strong or lazy.risky()))
+    demanded = third or loose or _YOU_MUST.search(text) or (you and (strong or lazy.risky()))
     if authority and (_MODAL.search(text) or strong) and demanded:
         return 3, "claims authority and demands compliance", authority
     if scheme and (_ACROSTIC_DO.search(text) or ai or loose):
