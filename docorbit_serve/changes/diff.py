@@ -175,7 +175,13 @@ def _section_items(
 
 
 def _set_items(
-    kind: str, old: list[dict], new: list[dict], keyf: Any, sides: tuple[str, str], describe: Any
+    kind: str,
+    old: list[dict],
+    new: list[dict],
+    keyf: Any,
+    sides: tuple[str, str],
+    describe: Any,
+    urls: dict[str, str],
 ) -> list[DiffItem]:
     a = {keyf(r): r for r in old}
     b = {keyf(r): r for r in new}
@@ -185,8 +191,17 @@ def _set_items(
             continue
         row = b.get(key) or a[key]
         change = "added" if key in b else "removed"
-        out.append(_item(kind, change, key, sides, **describe(row)))
+        out.append(_item(kind, change, key, sides, **describe(row), url=_row_url(row, urls)))
     return out
+
+
+def _row_url(r: dict, urls: dict[str, str]) -> str:
+    """The page URL (+ ``#anchor``) of a pitfall or symbol row, else its path."""
+    page = urls.get(str(r.get("page_id") or ""))
+    anchor = str(r.get("anchor") or "")
+    if page:
+        return page + (f"#{anchor}" if anchor and "#" not in page else "")
+    return str(r.get("path") or "")
 
 
 def _pitfall_key(r: dict) -> str:
@@ -196,7 +211,6 @@ def _pitfall_key(r: dict) -> str:
 def _pitfall_desc(r: dict) -> dict[str, Any]:
     return {
         "title": str(r.get("symbol") or r.get("kind") or ""),
-        "url": str(r.get("path") or ""),
         "anchor": str(r.get("anchor") or ""),
         "details": [str(r.get("text") or "")[:300]],
     }
@@ -210,7 +224,6 @@ def _symbol_desc(r: dict) -> dict[str, Any]:
     sig = str(r.get("signature") or "")
     return {
         "title": str(r.get("qualname") or r.get("name") or ""),
-        "url": str(r.get("path") or ""),
         "anchor": str(r.get("anchor") or ""),
         "details": [sig] if sig else [],
     }
@@ -223,16 +236,29 @@ def diff_tables(old: Rows, new: Rows, from_snapshot: str, to_snapshot: str) -> l
     sides = (from_snapshot, to_snapshot)
     g = lambda rows, t: rows.get(t) or []  # noqa: E731
     both = {r["path"] for r in g(old, "pages")} & {r["path"] for r in g(new, "pages")}
+    urls = {str(r["id"]): str(r.get("url") or "") for r in g(old, "pages") + g(new, "pages")}
     items = (
         _endpoint_items(g(old, "endpoints"), g(new, "endpoints"), sides)
         + _page_items(g(old, "pages"), g(new, "pages"), sides)
         + _section_items(g(old, "chunks"), g(new, "chunks"), both, sides)
         + _set_items(
-            "pitfall", g(old, "pitfalls"), g(new, "pitfalls"), _pitfall_key, sides, _pitfall_desc
-        )
+            "pitfall",
+            g(old, "pitfalls"),
+            g(new, "pitfalls"),
+            _pitfall_key,
+            sides,
+            _pitfall_desc,
+            urls,
+        )  # fmt: skip
         + _set_items(
-            "symbol", g(old, "symbols"), g(new, "symbols"), _symbol_key, sides, _symbol_desc
-        )
+            "symbol",
+            g(old, "symbols"),
+            g(new, "symbols"),
+            _symbol_key,
+            sides,
+            _symbol_desc,
+            urls,
+        )  # fmt: skip
     )
     items = _fold_endpoint_echoes(items, old, new)
     items.sort(key=lambda i: (KINDS.index(i.kind), _CHANGE_ORDER[i.change], i.key))
@@ -307,7 +333,7 @@ def load_tables(home: Home, ref: SnapshotRef, kinds: Iterable[str]) -> Rows:
         t
         for t in _TABLES
         if need[t] in want
-        or (t == "pages" and "section" in want)
+        or (t == "pages" and want & {"section", "pitfall", "symbol"})
         or (t == "endpoints" and want & {"section", "symbol"})
     ]
     return {t: read_rows(home, ref, t) for t in tables}
