@@ -34,7 +34,8 @@ The report::
 
     {"ok": bool, "home": str, "published": bool, "publish_id": str|None, "index": str|None,
      "sources": {name: {"status": "ok"|"failed", "snapshot": str|None, "rows": {table: n},
-                        "seconds": float, "run_id": str, "error": {code, message, detail}|None}},
+                        "seconds": float, "run_id": str, "error": {code, message, detail}|None,
+                        "warnings": [{code, url, message}]}},
      "publish": {"status": "ok"|"failed"|"skipped", "seconds": float, "run_id": str|None,
                  "error": {...}|None}}
 """
@@ -62,6 +63,7 @@ from docorbit_assets.instance import (  # re-exported: callers import them from 
     recover_dead_runs,
     run_gc,
 )
+from docorbit_assets.lib.local_files import fetch_warnings
 from docorbit_assets.lib.publish import current_manifest, latest_snapshot
 from docorbit_serve import errors
 from docorbit_serve.errors import ConfigError, IngestError
@@ -153,11 +155,14 @@ def _source_entry(home: Home, name: str, result: dg.ExecuteInProcessResult) -> d
         "rows": {},
         "run_id": result.run_id,
         "error": None,
+        "warnings": [],
     }
     if result.success:
         row = latest_snapshot(home, name) or {}
         entry["snapshot"] = row.get("id")
         entry["rows"] = json.loads(row.get("row_counts_json") or "{}")
+        # local files refused (binary, not UTF-8, control characters), unreadable or skipped
+        entry["warnings"] = fetch_warnings(home.staging_file("fetches", name))
     else:
         entry["error"] = _error_from(result, f"ingest of source {name!r}")
     return entry

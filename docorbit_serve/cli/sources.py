@@ -429,4 +429,6 @@ def _ingest_text(report: dict[str, Any]) -> str:
             f"  {name}: snapshot {e.get('snapshot')} · {rows.get('pages', 0)} pages · "
             f"{rows.get('chunks', 0)} chunks · {e.get('seconds', 0):.1f} s"
         )
+        for w in e.get("warnings") or []:
+            lines.append(f"    warning [{w.get('code')}] {w.get('message')}")
     return "\n".join(lines)

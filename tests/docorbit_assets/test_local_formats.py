@@ -154,3 +154,24 @@ def test_refused_and_skipped_files_become_report_warnings(tmp_path: Path):
         ("binary_file", "x.md"),
     ]
     assert fetch_warnings(tmp_path / "missing.parquet") == []
+
+
+@pytest.mark.slow
+def test_ingest_report_warns_about_a_refused_file_and_publishes_the_rest(tmp_path: Path):
+    from docorbit_assets.ingest import run_ingest
+    from docorbit_serve.home import Home
+    from docorbit_serve.registry import Registry, save_registry
+
+    docs = tmp_path / "docs"
+    shutil.copytree(FIXTURES / "rst", docs)
+    (docs / "x.md").write_bytes(random.Random(13).randbytes(200_000))
+    home = Home(tmp_path / ".docorbit", tmp_path)
+    save_registry(Registry(home.config_path, [_cfg()]))
+    report = run_ingest(home)
+    assert report["ok"], report
+    entry = report["sources"]["d"]
+    assert [(w["code"], w["url"].rsplit("/", 1)[1]) for w in entry["warnings"]] == [
+        ("binary_file", "x.md")
+    ]
+    assert entry["rows"]["pages"] == 1  # guide.rst only; the random file gave no chunk
+    assert 0 < entry["rows"]["chunks"] < 20
