@@ -190,6 +190,25 @@ class _File:
             self.axios[name] = self.string(base)[0] if base is not None else None
             heads, _ = self.keys(self._object_value(cfg, "headers"))
             self.axios_headers[name] = [h.lower() for h in heads]
+        else:
+            self._bind_factory(name, call, fn)
+
+    def _bind_factory(self, name: str, call: Node, fn: str | None) -> None:
+        """SDK clients made by a factory: ``Stripe(key)`` (imported), ``require("stripe")(key)``."""
+        inner = _unwrap(call.child_by_field_name("function"))
+        if inner is not None and inner.type == "call_expression":
+            req = _member_name(inner.child_by_field_name("function"))
+            args = self._args(inner)
+            if req == "require" and args and args[0].type == "string":
+                mod = _string_value(args[0]) or ""
+                if mod and not mod.startswith(".") and mod not in _NODE_BUILTINS | {"axios"}:
+                    self.sdk[name] = f"{mod}:()"
+            return
+        head = (fn or "").split(".")[0]
+        mod = self.imports.get(head, "")
+        package = bool(mod) and not mod.startswith(".") and mod not in _NODE_BUILTINS
+        if fn == head and package and mod not in _OPTION_CLIENTS | {"axios"} and head[:1].isupper():
+            self.sdk[name] = f"{mod}:{fn}()"
 
     def _is_axios(self, name: str) -> bool:
         # an import or require of axios, an instance, or the global of a snippet/browser page

@@ -42,6 +42,10 @@ CASES = [
     ("python", 'import requests\nrequests.get("https://slack.com/api/conversations.list", params={"token": "x", "limit": 10})', "verified", "slack", None),
     ("javascript", "await fetch('https://slack.com/api/chat.postMessage', { method: 'POST', body: JSON.stringify({ channel: 'C1', text: 'hi' }) });", "warning", "slack", "auth_present"),
     ("python", 'import requests\nrequests.get(f"https://slack.com/api/{method_name}", params={"token": t})', "insufficient_evidence", None, "endpoint_exists"),
+    # SDK clients made by factories, mapped by path words (no vendor table)
+    ("javascript", 'import PetStore from "petstore-sdk";\nconst api = PetStore({ key });\nawait api.pets.list({ limit: 2 });', "verified", "petstore", None),
+    ("javascript", 'const api = require("petstore-sdk")("k");\nawait api.pets.retrieve("42");', "verified", "petstore", None),
+    ("python", "import petstore\npetstore.Pets.delete('42')", "insufficient_evidence", None, "endpoint_exists"),  # no such SDK method: never guessed
 ]  # fmt: skip
 
 
