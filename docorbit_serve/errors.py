@@ -13,6 +13,7 @@
     ├── IngestError                    ingest_failed     8
     └── SearchError                    search_error      1
 
+Exit codes are members of ``ExitCode`` (the one enum; the CLI's help lists them).
 Every error carries ``code`` (stable, machine-readable), a message that suggests the fix, and a
 ``detail`` dict. ``to_json()`` is the ``{"error": {...}}`` object the CLI prints in ``--json``
 mode. Third-party errors are wrapped at the boundary with ``raise X(...) from e``.
@@ -20,12 +21,14 @@ mode. Third-party errors are wrapped at the boundary with ``raise X(...) from e`
 
 from __future__ import annotations
 
+from enum import IntEnum
 from typing import Any
 
 __all__ = [
     "BlockedURL",
     "ConfigError",
     "DocOrbitError",
+    "ExitCode",
     "FetchError",
     "IngestError",
     "InputError",
@@ -38,9 +41,23 @@ __all__ = [
 ]
 
 
+class ExitCode(IntEnum):
+    """The CLI's exit codes: one enum, used by every error class and the CLI's help text."""
+
+    OK = 0
+    ERROR = 1
+    USAGE = 2
+    NOT_FOUND = 3
+    BLOCKED_URL = 5
+    FETCH_ERROR = 6
+    BAD_INPUT = 7
+    INGEST_FAILED = 8
+    INTERRUPTED = 130
+
+
 class DocOrbitError(Exception):
     code = "error"
-    exit_code = 1
+    exit_code: int = ExitCode.ERROR
 
     def __init__(
         self, message: str, *, detail: dict[str, Any] | None = None, code: str | None = None
@@ -57,7 +74,7 @@ class DocOrbitError(Exception):
 
 class UsageError(DocOrbitError):
     code = "usage"
-    exit_code = 2
+    exit_code = ExitCode.USAGE
 
 
 class ConfigError(DocOrbitError):
@@ -66,12 +83,12 @@ class ConfigError(DocOrbitError):
 
 class NotPublished(DocOrbitError):
     code = "not_published"
-    exit_code = 3
+    exit_code = ExitCode.NOT_FOUND
 
 
 class NotFound(DocOrbitError):
     code = "not_found"
-    exit_code = 3
+    exit_code = ExitCode.NOT_FOUND
 
 
 class SourceNotFound(NotFound):
@@ -84,22 +101,22 @@ class UnknownLibrary(NotFound):
 
 class BlockedURL(DocOrbitError):
     code = "blocked_url"
-    exit_code = 5
+    exit_code = ExitCode.BLOCKED_URL
 
 
 class FetchError(DocOrbitError):
     code = "fetch_error"
-    exit_code = 6
+    exit_code = ExitCode.FETCH_ERROR
 
 
 class InputError(DocOrbitError):
     code = "bad_input"
-    exit_code = 7
+    exit_code = ExitCode.BAD_INPUT
 
 
 class IngestError(DocOrbitError):
     code = "ingest_failed"
-    exit_code = 8
+    exit_code = ExitCode.INGEST_FAILED
 
 
 class SearchError(DocOrbitError):

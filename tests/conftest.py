@@ -52,10 +52,33 @@ E2E_MODULES = frozenset(
 )  # fmt: skip
 
 
+# Single tests measured over ~5 s on the shared 2-core machine (`--durations`), by name (a
+# parametrized test by its function name).
+SLOW_TESTS = frozenset(
+    {
+        "test_crawl_ingest_of_the_built_httpx_site_needs_an_allowance_for_its_exact_port",
+        "test_ingest_of_a_source_on_a_refused_host_fails_with_blocked_url_until_allowed",
+        "test_inspect_json_prints_findings_validity_and_ranking_without_storing",
+        "test_every_real_spec_validates_or_fails_with_a_typed_reason",
+        "test_json_and_yaml_forms_of_the_same_api_agree",
+        "test_a_failed_ingest_exits_8_with_the_report_in_the_error",
+        "test_openai_31_spec_counts_match",
+        "test_twilio_json_and_yaml_counts_match_and_rows_are_identical",
+        "test_a_second_ingest_is_refused_at_once_before_dagster_is_imported",
+        "test_httpx_site_through_normalize_and_slice_keeps_the_source_text_and_no_chrome",
+        "test_every_hostile_route_ends_with_its_typed_outcome_and_no_canary_hit",
+        "test_sensor_keeps_source_partitions_in_step_with_docorbit_toml",
+        "test_snapshot_id_ignores_fetched_at_but_follows_content",
+    }
+)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         module = item.path.stem if item.path else ""
         if module in E2E_MODULES:
             item.add_marker(pytest.mark.e2e)
-        if module in E2E_MODULES or SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
+        name = getattr(item, "originalname", item.name)
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if module in E2E_MODULES or name in SLOW_TESTS or SLOW_FIXTURES & fixtures:
             item.add_marker(pytest.mark.slow)

@@ -16,24 +16,27 @@ import click
 
 from docorbit_serve.errors import (
     DocOrbitError,
+    ExitCode,
     UsageError,
 )
 from docorbit_serve.home import Home, resolve_home
 
 __all__ = ["EXIT_CODES", "cli", "json_option", "main"]
 
-EXIT_CODES = {
-    0: "ok",
-    1: "error (configuration, search or unexpected failure)",
-    2: "usage (bad command line or arguments)",
-    3: "not found (unknown id, source or library) or nothing published yet",
-    4: "mismatch (verify found a call that contradicts the served API contract)",
-    5: "blocked_url (a URL refused by the fetch policy)",
-    6: "fetch_error (a source could not be fetched)",
-    7: "bad_input (an invalid file, path, cursor or query)",
-    8: "ingest_failed (the pipeline run failed; the previous publication is still served)",
-    130: "interrupted (Ctrl-C)",
+_MEANING = {
+    ExitCode.OK: "ok",
+    ExitCode.ERROR: "error (configuration, search or unexpected failure)",
+    ExitCode.USAGE: "usage (bad command line or arguments)",
+    ExitCode.NOT_FOUND: "not found (unknown id, source or library) or nothing published yet",
+    ExitCode.BLOCKED_URL: "blocked_url (a URL refused by the fetch policy)",
+    ExitCode.FETCH_ERROR: "fetch_error (a source could not be fetched)",
+    ExitCode.BAD_INPUT: "bad_input (an invalid file, path, cursor or query)",
+    ExitCode.INGEST_FAILED: (
+        "ingest_failed (the pipeline run failed; the previous publication is still served)"
+    ),
+    ExitCode.INTERRUPTED: "interrupted (Ctrl-C)",
 }
+EXIT_CODES = {int(code): _MEANING[code] for code in ExitCode}
 _EPILOG = "\b\nExit codes:\n" + "\n".join(f"  {k:>3}  {v}" for k, v in EXIT_CODES.items())
 
 
@@ -158,17 +161,17 @@ def _run(group: click.Group, args: list[str], prog_name: str, **extra: Any) -> i
             _print_error(UsageError(e.format_message()), True)
         else:
             e.show()
-        return 2
+        return ExitCode.USAGE
     except click.ClickException as e:
         _print_error(DocOrbitError(e.format_message()), as_json)
-        return e.exit_code or 1
+        return e.exit_code or ExitCode.ERROR
     except click.exceptions.Abort:
         click.echo("interrupted", err=True)
-        return 130
+        return ExitCode.INTERRUPTED
     except Exception as e:  # top-level handler: report, never a bare traceback on stdout
         traceback.print_exc(file=sys.stderr)
         _print_error(DocOrbitError(f"unexpected {type(e).__name__}: {e}", code="internal"), as_json)
-        return 1
+        return ExitCode.ERROR
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -117,3 +117,13 @@ def test_every_setting_limit_and_environment_variable_is_documented():
     assert read and read <= set(ENV_VARS), (
         f"read but not in settings.ENV_VARS: {read - set(ENV_VARS)}"
     )
+
+
+def test_every_error_class_exits_with_a_member_of_the_one_exit_code_enum():
+    from docorbit_serve import errors
+    from docorbit_serve.cli import EXIT_CODES
+
+    classes = [getattr(errors, n) for n in errors.__all__ if n not in ("ExitCode",)]
+    codes = {c.exit_code for c in classes}
+    assert codes <= set(errors.ExitCode) and set(EXIT_CODES) == {int(c) for c in errors.ExitCode}
+    assert errors.BlockedURL.exit_code == errors.ExitCode.BLOCKED_URL == 5
