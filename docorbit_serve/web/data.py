@@ -4,8 +4,10 @@ Contract (every function is read-only, bounded in rows, and raises ``DocOrbitErr
 
 - ``source_health(catalog, now=None) -> list[dict]``: one row per published source: the
   ``list_sources`` fields plus ``oldest_fetch``/``newest_fetch`` (pages' ``fetched_at``),
-  ``age_days`` (now − snapshot ``created_at``), ``failed_fetches`` and ``health``: ``failing``
-  (some fetch failed), ``stale`` (snapshot older than ``STALE_DAYS``) or ``ok``.
+  ``age_days`` (now − snapshot ``created_at``), ``last_fetch``/``age_hours``/``stale`` (the one
+  definition of stale, ``freshness.source_freshness`` with ``[settings] stale_after_hours``),
+  ``failed_fetches`` and ``health``: ``failing`` (a fetch of the published snapshot failed),
+  ``stale`` or ``ok``.
 - ``snapshot_history(home) -> list[dict]``: every frozen snapshot (published or not), oldest
   first, with ``chunks``/``pages`` from its row counts and ``published``.
 - ``fetch_failures(home, manifest) -> list[dict]``: failed fetches of the published snapshots
@@ -30,7 +32,6 @@ from docorbit_serve.search.sqlfiles import sql
 
 __all__ = [
     "MAX_ROWS",
-    "STALE_DAYS",
     "fetch_failures",
     "snapshot_history",
     "source_health",
@@ -38,7 +39,7 @@ __all__ = [
 ]
 
 MAX_ROWS = 1000
-STALE_DAYS = 30
+DEFAULT_STALE_HOURS = 48.0  # registry default when docorbit.toml cannot be read
 _PART = "part-0.parquet"
 _TABLE_SQL = {"pitfalls": "dashboard_pitfalls", "endpoints": "dashboard_endpoints"}
 
@@ -107,8 +108,19 @@ def snapshot_history(home: Home) -> list[dict[str, Any]]:
     return out
 
 
+def _stale_after(home: Home) -> float:
+    from docorbit_serve.registry import load_registry
+
+    try:
+        return float(load_registry(home.config_path).stale_after_hours)
+    except (DocOrbitError, OSError, TypeError, ValueError):
+        return DEFAULT_STALE_HOURS
+
+
 def source_health(catalog: Any, now: datetime | None = None) -> list[dict[str, Any]]:
     """Published sources with freshness and health (see module docstring)."""
+    from docorbit_serve.freshness import source_freshness
+
     now = now or datetime.now(UTC)
     manifest = catalog.manifest()
     rows = list_sources(catalog)
@@ -122,23 +134,25 @@ def source_health(catalog: Any, now: datetime | None = None) -> list[dict[str, A
         for f in fetch_failures(catalog.home, manifest):
             failures[f["source"]] = failures.get(f["source"], 0) + 1
     except DocOrbitError:
-        pass  # unreadable frozen fetches: health falls back to age only
+        pass  # unreadable frozen fetches: health falls back to freshness only
+    limit = _stale_after(catalog.home)
     out = []
     for r in rows:
         f = fresh.get(r["name"], {})
         created = _parse_time(r.get("created_at", ""))
         age = round((now - created).total_seconds() / 86400, 2) if created else None
-        health = "ok"
-        if failures.get(r["name"]):
-            health = "failing"
-        elif age is not None and age > STALE_DAYS:
-            health = "stale"
+        fr = source_freshness(catalog.home, r["name"], limit, now=now)
+        health = "failing" if failures.get(r["name"]) else "stale" if fr["stale"] else "ok"
         out.append(
             {
                 **r,
                 "oldest_fetch": f.get("oldest") or "",
                 "newest_fetch": f.get("newest") or "",
                 "age_days": age,
+                "last_fetch": fr["fetched_at"] or "",
+                "age_hours": None if fr["age_hours"] is None else round(fr["age_hours"], 1),
+                "stale": fr["stale"],
+                "stale_after_hours": limit,
                 "failed_fetches": failures.get(r["name"], 0),
                 "health": health,
             }

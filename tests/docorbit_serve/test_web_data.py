@@ -68,3 +68,15 @@ def test_the_dashboard_says_nothing_is_published_instead_of_failing(tmp_path):
     assert r.status_code == 503 and "not_published" in r.text
     api = client.get("/api/v1/search", params={"q": "x"})
     assert api.status_code == 503 and api.json()["error"]["code"] == "not_published"
+
+
+def test_health_turns_stale_once_the_last_fetch_is_older_than_stale_after_hours(tmp_path_factory):
+    from datetime import UTC, datetime, timedelta
+
+    home = dashboard_home(tmp_path_factory)
+    catalog = Catalog(home)
+    now = [r["health"] for r in data.source_health(catalog)]
+    assert set(now) == {"ok"}
+    later = datetime.now(UTC) + timedelta(hours=49)  # default stale_after_hours is 48
+    rows = data.source_health(catalog, now=later)
+    assert {r["health"] for r in rows} == {"stale"} and all(r["age_hours"] > 48 for r in rows)
