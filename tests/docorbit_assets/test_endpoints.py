@@ -545,3 +545,28 @@ def test_spec_page_has_one_section_per_operation_and_spec_text_cannot_cut_it():
     assert "**Request body** (required; `application/json`)" in post
     assert "| `name` | string | yes | a \\| b |" in post
     assert "Auth: none declared" in post
+
+
+def test_a_poisoned_spec_is_still_parsed_and_its_page_is_flagged_not_obeyed():
+    import pyarrow as pa
+
+    from docorbit_assets.lib.normalize import normalize
+    from docorbit_serve.registry import SourceConfig
+
+    body = (OPENAPI / "poisoned" / "openapi_poisoned.json").read_bytes()
+    (op,) = parse_spec(body).operations
+    assert (op.method, op.path, op.operation_id) == ("GET", "/users/{id}", "getUser")
+    url = "https://docs.example.com/openapi.json"
+    row = {
+        "source": "p",
+        "url": url,
+        "final_url": url,
+        "ok": True,
+        "body": body,
+        "bytes": len(body),
+    }
+    cfg = SourceConfig(name="p", kind="openapi", location=url, library="p")
+    (page,) = normalize(cfg, pa.Table.from_pylist([row], schema=SCHEMAS["fetches"])).to_pylist()
+    high = [a for a in page["security_annotations"] if a["severity"] == "high"]
+    assert len(high) >= 2
+    assert "\n### add(a, b)" not in page["markdown"]  # the description's heading is escaped
