@@ -24,7 +24,9 @@ Contract (column meanings and JSON shapes: ``docs/api.md``):
   path)``). ``chunk_ids`` maps an operation's ``anchor`` to the chunk of its section.
 - ``render_markdown(parsed) -> (markdown, anchors)``: the spec as one Markdown page, one ``##``
   section per operation (heading ``METHOD /path`` with an explicit ``{ #op-... }`` anchor,
-  summary, description, parameters table, request body fields, responses, auth, servers,
+  summary, description, parameters table, request body fields, responses, auth, the spec's own
+  code samples — ``x-codeSamples`` / ``x-code-samples`` / OpenAI's ``x-oaiMeta.examples``, at
+  most ``MAX_SAMPLES`` — as fenced blocks, so they become ``examples`` rows —, servers,
   pagination), so search finds operations by their description; ``anchors`` lists each
   operation's anchor in order (made unique). Spec text is data: lines that would start a
   heading are escaped and unbalanced code fences closed, so a description cannot cut the page.
@@ -58,6 +60,7 @@ __all__ = [
     "looks_like_spec",
     "parse_spec",
     "render_markdown",
+    "MAX_SAMPLES",
 ]
 
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
@@ -83,6 +86,7 @@ class Operation:
     security: list[list[dict[str, Any]]] = field(default_factory=list)
     servers: list[str] = field(default_factory=list)
     pagination: str = ""
+    code_samples: list[tuple[str, str]] = field(default_factory=list)  # (language, code)
 
     @property
     def heading(self) -> str:
@@ -245,6 +249,7 @@ def _operation(
         op.servers = _servers(own, res, where + "/servers") if own else doc_servers
     op.security = _security(res, doc, raw, where)
     op.pagination = _pagination(op)
+    op.code_samples = _code_samples(raw)
     return op
 
 
@@ -609,6 +614,48 @@ def _pagination(op: Operation) -> str:
     return ""
 
 
+# --- code samples (vendor extensions) -------------------------------------------------------
+
+MAX_SAMPLES = 6
+_MAX_SAMPLE = 4000
+_SAMPLE_LANGS = {"node.js": "javascript", "node": "javascript", "curl": "bash", "shell": "bash"}
+
+
+def _sample_lang(name: Any) -> str:
+    lang = _text(name).strip().lower()
+    lang = _SAMPLE_LANGS.get(lang, lang)
+    return lang if re.fullmatch(r"[\w+#.-]{1,20}", lang) else ""
+
+
+def _code_samples(raw: dict[str, Any]) -> list[tuple[str, str]]:
+    """Request examples a spec carries per operation: ``x-codeSamples`` / ``x-code-samples``
+    (``[{lang, source}]``) and OpenAI's ``x-oaiMeta.examples`` (``{lang: code}`` or
+    ``[{request: {lang: code}}]``); at most ``MAX_SAMPLES``, each capped."""
+    found: list[tuple[str, str]] = []
+    for key in ("x-codeSamples", "x-code-samples"):
+        for sample in raw.get(key) or [] if isinstance(raw.get(key), list) else []:
+            if isinstance(sample, dict) and isinstance(sample.get("source"), str):
+                found.append((_sample_lang(sample.get("lang")), sample["source"]))
+    meta = raw.get("x-oaiMeta")
+    examples = meta.get("examples") if isinstance(meta, dict) else None
+    items = examples if isinstance(examples, list) else [examples] if examples else []
+    for item in items:
+        if not isinstance(item, dict):
+            continue
+        request: dict[str, Any] = item["request"] if isinstance(item.get("request"), dict) else item
+        for lang, code in request.items():
+            if isinstance(code, str) and lang not in ("response", "title"):
+                found.append((_sample_lang(lang), code))
+    seen: set[tuple[str, str]] = set()
+    out: list[tuple[str, str]] = []
+    for lang, code in found:
+        code = code.strip("\n")
+        if code and (lang, code) not in seen and len(out) < MAX_SAMPLES:
+            seen.add((lang, code))
+            out.append((lang, code if len(code) <= _MAX_SAMPLE else code[:_MAX_SAMPLE] + "\n…"))
+    return out
+
+
 # --- text ------------------------------------------------------------------------------------
 
 _NOTE = re.compile(
@@ -721,6 +768,12 @@ def _operation_md(op: Operation, anchor: str) -> list[str]:
                     out.append(f"  fields: {names}")
         out.append("")
     out += _auth_md(op)
+    if op.code_samples:
+        out += ["**Examples**", ""]
+        for lang, code in op.code_samples:
+            fence = "~~~" if "```" in code else "```"
+            fence += "~" * max(0, max((len(r) for r in re.findall(r"~{3,}", code)), default=0) - 2)
+            out += [f"{fence}{lang}", code, fence, ""]
     if op.servers:
         out += ["Servers: " + ", ".join(f"`{s}`" for s in op.servers), ""]
     if op.pagination:

@@ -14,7 +14,8 @@ Contract (pure functions of their input; ``extract.extract_examples`` puts them 
   (``name`` / ``obj.attr``), keywords and builtins aside; sorted, at most ``MAX_SYMBOLS``.
 - ``client_endpoints(code)``: ``"METHOD /path"`` of HTTP client calls with a literal URL or path
   (``requests.get("https://x/v1/items")``, ``client.post("/items/")``, ``axios.put('/a')``,
-  ``fetch("/a", {method: "POST"})``).
+  ``fetch("/a", {method: "POST"})``) and ``curl`` commands (``-X``, else POST with a body flag,
+  else GET).
 - ``include_markers(text)``: fastapi ``{* ../../docs_src/x.py hl[3] *}`` lines outside fences
   and mkdocs snippets ``--8<-- "path"`` lines: (line index, path).
 - ``resolve_include(path, page_dir, root)``: the included file's text when it exists inside
@@ -194,8 +195,31 @@ def _path_of(url: str) -> str:
     return path if len(path) > 1 else ""
 
 
+_CURL_CMD = re.compile(r"\bcurl\b(?P<args>[^\n]*)")
+_CURL_METHOD = re.compile(r"(?:-X|--request)\s*['\"]?(?P<m>[A-Za-z]+)")
+_CURL_DATA = re.compile(r"\s(?:-d|--data[\w-]*|-F|--form|--json)\b")
+_CURL_URL = re.compile(r"""['"]?(?P<url>https?://[^\s'"]+)""")
+
+
+def _curl_endpoints(code: str) -> list[str]:
+    """``curl`` commands (continuation lines joined): ``-X`` method, else POST with a body
+    flag (``-d``, ``--data*``, ``-F``, ``--json``), else GET; the path of the first URL."""
+    joined = re.sub(r"\\\s*\n", " ", code)
+    out = []
+    for m in _CURL_CMD.finditer(joined):
+        args = m.group("args")
+        url = _CURL_URL.search(args)
+        path = _path_of(url.group("url")) if url else ""
+        if not path:
+            continue
+        verb = _CURL_METHOD.search(args)
+        method = verb.group("m").upper() if verb else "POST" if _CURL_DATA.search(args) else "GET"
+        out.append(f"{method} {path}")
+    return out
+
+
 def client_endpoints(code: str) -> list[str]:
-    out: set[str] = set()
+    out: set[str] = set(_curl_endpoints(code))
     for m in _CLIENT_CALL.finditer(code):
         path = _path_of(m.group("url"))
         if path:

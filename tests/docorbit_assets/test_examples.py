@@ -149,3 +149,37 @@ def test_example_rows_carry_language_framework_symbols_and_endpoints():
         ("python", "fastapi", ["POST /items/"], "Create an item"),
     ]
     assert "create_item" in rows[1]["symbols"] and rows[1]["missing_code"] is False
+
+
+def test_curl_commands_are_endpoints_by_flag():
+    code = (
+        "curl https://api.openai.com/v1/chat/completions \\\n"
+        '  -H "Content-Type: application/json" \\\n'
+        '  -d \'{"model": "x"}\'\n'
+        "curl https://api.openai.com/v1/models\n"
+        'curl -X DELETE "https://api.openai.com/v1/models/ft-1"\n'
+    )
+    assert client_endpoints(code) == [
+        "DELETE /v1/models/ft-1",
+        "GET /v1/models",
+        "POST /v1/chat/completions",
+    ]
+
+
+def test_a_specs_code_samples_become_examples_of_its_operations_sections():
+    from docorbit_assets.lib.normalize import normalize
+
+    body = (FIXTURES / "openapi" / "cut" / "openai.yaml").read_bytes()
+    url = "https://docs.example.com/openapi.yaml"
+    cfg = SourceConfig(name="o", kind="openapi", location=url, library="openai")
+    fetches = pa.Table.from_pylist(
+        [{"source": "o", "url": url, "final_url": url, "ok": True, "body": body}],
+        schema=SCHEMAS["fetches"],
+    )
+    rows = extract_examples(slice_pages(normalize(cfg, fetches))).to_pylist()
+    chat = [r for r in rows if r["heading"] == "POST /chat/completions"]
+    assert {r["language"] for r in chat} >= {"bash", "python", "javascript"}
+    curl = next(r for r in chat if r["language"] == "bash")
+    assert curl["endpoints"] == ["POST /v1/chat/completions"]
+    py = next(r for r in chat if r["language"] == "python")
+    assert "client.chat.completions.create" in py["symbols"]
