@@ -176,6 +176,7 @@ _NEAR_ACTION = 1.1
 _OTHER_ACTION = 0.8
 _DEPRECATED = 0.9
 _UNNAMED_PARENT = 0.85
+_UNASKED_WORD = 0.9
 _WEBHOOK = 0.7
 _SPLIT = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 _ENDPOINT_QUERY = re.compile(
@@ -553,6 +554,18 @@ def _match_path(
     return []
 
 
+def _resource_words(row: Mapping[str, Any]) -> list[str]:
+    """Stems of the path's last literal segment, action verbs left out (``deleteScheduledMessage``
+    → schedul, messag; ``users.info`` → user)."""
+    segs = [s for s in str(row.get("path") or "").split("?", 1)[0].split("/") if s]
+    lit = [s for s in segs if not s.startswith("{")]
+    if not lit:
+        return []
+    words = _words(re.sub(r"\{[^}]*\}|\.json$|\.xml$", " ", lit[-1]))
+    kept = [w for w in words if w not in _OP_VERBS and w not in _ACTION_OF]
+    return sorted({t for w in kept for t in terms(w)})
+
+
 def _parents(path: str) -> list[str]:
     """Literal segments that own a sub-resource: followed by a {param} and then by more
     literal segments (``containers`` in ``/containers/{id}/files``)."""
@@ -580,6 +593,8 @@ def _prior(
         f *= g if named else g**0.5
     elif have in ("delete", "cancel"):
         f *= _OTHER_ACTION  # a task that names no action is not answered by a destructive call
+    unasked = [w for w in _resource_words(row) if w not in qterms]
+    f *= _UNASKED_WORD ** min(len(unasked), 2)  # more specific than the task asks
     for parent in _parents(str(row.get("path") or ""))[:2]:
         if not set(terms(parent)) & qterms:
             f *= _UNNAMED_PARENT  # a sub-resource of something the task does not mention
