@@ -311,14 +311,16 @@ def save_registry(reg: Registry) -> None:
     elif "settings" in doc:
         del doc["settings"]
     wanted = {s.name: s.to_toml() for s in reg.sources}
-    old = doc.get("sources")
-    tables = tomlkit.aot()
-    for t in list(old) if old is not None else []:
-        name = t.get("name")
+    tables = doc.get("sources")
+    if tables is None:
+        tables = tomlkit.aot()
+        doc["sources"] = tables
+    for i in reversed(range(len(tables))):  # in place: kept tables keep their comments
+        name = tables[i].get("name")
         if name in wanted:
-            _update_table(t, wanted.pop(name))
-            tables.append(t)
+            _update_table(tables[i], wanted.pop(name))
+        else:
+            del tables[i]
     for name in sorted(wanted):
         tables.append(tomlkit.item(wanted[name]))
-    doc["sources"] = tables
     atomic_write_bytes(reg.path, tomlkit.dumps(doc).encode("utf-8"))

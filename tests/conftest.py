@@ -48,6 +48,7 @@ E2E_MODULES = frozenset(
         "test_refresh", "test_gc", "test_openapi_ingest", "test_retrieval_check",
         "test_search_corpus", "test_hybrid", "test_rest_api", "test_api_mcp",
         "test_evaluate", "test_search_real", "test_cli_ops", "test_web_cli",
+        "test_export", "test_benchmark_history",
     }
 )  # fmt: skip
 
@@ -69,6 +70,7 @@ SLOW_TESTS = frozenset(
         "test_every_hostile_route_ends_with_its_typed_outcome_and_no_canary_hit",
         "test_sensor_keeps_source_partitions_in_step_with_docorbit_toml",
         "test_snapshot_id_ignores_fetched_at_but_follows_content",
+        "test_a_failed_fetch_is_listed_with_its_code_and_marks_the_source_failing",
     }
 )
 
