@@ -273,12 +273,55 @@ _MDIT = MarkdownIt("commonmark")
 _mdit_lock = threading.Lock()
 
 
-def _block_structure(markdown: str, lines: list[str]) -> tuple[list[Fence], list[bool]]:
+_HTML_START = re.compile(r"^ {0,3}<[A-Za-z/!?]", re.M)
+
+
+def _needs_block_parse(markdown: str, lines: list[str], in_fence: list[bool]) -> bool:
+    """markdown-it can only change the scan when a line opens an HTML block or a fence marker
+    is left outside every fence the line scanner paired (an opener left unclosed)."""
+    if "<" in markdown and _HTML_START.search(markdown) and _heading_after_html(lines):
+        return True
+    if "```" not in markdown and "~~~" not in markdown:
+        return False
+    return any(
+        not in_fence[k] and ("```" in line or "~~~" in line) and _FENCE_OPEN.match(line)
+        for k, line in enumerate(lines)
+    )
+
+
+_HTML_SPANNING = re.compile(
+    r"^ {0,3}<(?:!--|\?|![A-Za-z]|!\[CDATA\[|(?:script|pre|style|textarea)\b)", re.I
+)
+_HEADING_LIKE = re.compile(r"^ {0,3}(?:#{1,6}(?:[ \t]|$)|=+[ \t]*$|-+[ \t]*$)")
+
+
+def _heading_after_html(lines: list[str]) -> bool:
+    """A heading-like line inside what could be an HTML block: before the next blank line, or
+    anywhere after a block kind that runs past blank lines (comments, <script>, <pre> …)."""
+    k, n = 0, len(lines)
+    while k < n:
+        line = lines[k]
+        if not (line.lstrip(" ").startswith("<") and _HTML_START.match(line)):
+            k += 1
+            continue
+        if _HTML_SPANNING.match(line):
+            return True
+        k += 1
+        while k < n and lines[k].strip():
+            if _HEADING_LIKE.match(lines[k]):
+                return True
+            k += 1
+    return False
+
+
+def _block_structure(
+    markdown: str, lines: list[str], in_fence: list[bool]
+) -> tuple[list[Fence], list[bool]]:
     """CommonMark's fences and raw-HTML lines: ``(fences, in_html)`` from markdown-it's block
     tokens (0-based line maps; a fence left open ends with its container)."""
     in_html = [False] * len(lines)
     fences: list[Fence] = []
-    if "`" not in markdown and "~" not in markdown and "<" not in markdown:
+    if not _needs_block_parse(markdown, lines, in_fence):
         return fences, in_html
     with _mdit_lock:
         tokens = _MDIT.parse(markdown)
@@ -316,7 +359,7 @@ def scan_markdown(markdown: str) -> Scan:
     """Fences and headings (with MkDocs anchors) of ``markdown`` (front matter already removed)."""
     lines = markdown.split("\n")
     fences, in_fence = _find_fences(lines)
-    cm_fences, in_html = _block_structure(markdown, lines)
+    cm_fences, in_html = _block_structure(markdown, lines, in_fence)
     fences = _merge_fences(lines, fences, in_fence, cm_fences)
     refdefs = "\n".join(
         line for i, line in enumerate(lines) if not in_fence[i] and _REFDEF.match(line)
