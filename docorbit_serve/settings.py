@@ -8,6 +8,9 @@ Contract:
 - ``check_table(table, known, where)``: an unknown key is a ``ConfigError`` (exit 1, code
   ``config``) that names the key and where it is, and suggests the closest known key
   (``hybird`` → ``hybrid``); a value of the wrong type is a ``ConfigError`` too.
+- ``SourceLimits.from_table(limits)``: a source's ``[sources.limits]`` as one typed value
+  object (every ``LIMITS`` key, its default when absent), checked like the file; the fetcher's
+  ``fetch_limits`` and the crawler's ``CrawlLimits`` read their values from it.
 - ``docs/configuration.md`` documents every name here (a test checks it).
 """
 
@@ -20,7 +23,16 @@ from typing import Any
 
 from docorbit_serve.errors import ConfigError
 
-__all__ = ["ENV_VARS", "LIMITS", "SETTINGS", "SOURCE_KEYS", "TOP_LEVEL", "Key", "check_table"]
+__all__ = [
+    "ENV_VARS",
+    "LIMITS",
+    "SETTINGS",
+    "SOURCE_KEYS",
+    "TOP_LEVEL",
+    "Key",
+    "SourceLimits",
+    "check_table",
+]
 
 
 @dataclass(frozen=True)
@@ -103,3 +115,30 @@ def check_table(table: Mapping[str, Any], known: Mapping[str, Key], where: str) 
                 f"{where} {name} must be {_type_name(key)}, got {value!r}",
                 detail={"key": name, "where": where, "value": repr(value)},
             )
+
+
+@dataclass(frozen=True)
+class SourceLimits:
+    """A source's ``[sources.limits]``, typed, with the ``LIMITS`` defaults."""
+
+    max_pages: int = LIMITS["max_pages"].default
+    max_depth: int = LIMITS["max_depth"].default
+    max_bytes: int = LIMITS["max_bytes"].default
+    max_total_bytes: int = LIMITS["max_total_bytes"].default
+    max_links_per_page: int = LIMITS["max_links_per_page"].default
+    max_seconds: float = LIMITS["max_seconds"].default
+    concurrency: int = LIMITS["concurrency"].default
+    politeness: float = LIMITS["politeness"].default
+    deadline: float = LIMITS["deadline"].default
+    timeout: float = LIMITS["timeout"].default
+    retries: int = LIMITS["retries"].default
+    ports: tuple[int, ...] = tuple(LIMITS["ports"].default)
+
+    @classmethod
+    def from_table(cls, table: Mapping[str, Any] | None) -> SourceLimits:
+        """The limits of a ``[sources.limits]`` table (``ConfigError`` on an unknown key)."""
+        table = dict(table or {})
+        check_table(table, LIMITS, "[sources.limits]")
+        if "ports" in table:
+            table["ports"] = tuple(int(p) for p in table["ports"])
+        return cls(**table)

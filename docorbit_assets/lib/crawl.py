@@ -33,6 +33,7 @@ import httpx
 
 from docorbit_assets.lib.secure_fetch import FetchResult, SecureFetcher
 from docorbit_serve.errors import BlockedURL, DocOrbitError
+from docorbit_serve.settings import SourceLimits
 
 __all__ = [
     "CrawlLimits",
@@ -63,8 +64,9 @@ class CrawlLimits:
 
     @classmethod
     def from_limits(cls, limits: Mapping[str, Any] | None) -> CrawlLimits:
-        names = set(cls.__dataclass_fields__)
-        return cls(**{k: v for k, v in dict(limits or {}).items() if k in names})
+        """The crawl's share of a source's limits (``settings.SourceLimits``)."""
+        lim = SourceLimits.from_table(limits)
+        return cls(**{k: getattr(lim, k) for k in cls.__dataclass_fields__})
 
 
 @dataclass(frozen=True)

@@ -64,6 +64,7 @@ from docorbit_assets.lib.netpolicy import (
 )
 from docorbit_serve.errors import BlockedURL, FetchError
 from docorbit_serve.registry import SourceConfig
+from docorbit_serve.settings import SourceLimits
 
 __all__ = [
     "FETCH_CODES",
@@ -804,13 +805,13 @@ class FetchLimits:
 
 
 def fetch_limits(cfg: SourceConfig) -> FetchLimits:
-    d = FetchLimits()
-    lim = cfg.limits
+    """The per-request limits of a source (``settings.SourceLimits``: the one typed reading)."""
+    lim = SourceLimits.from_table(cfg.limits)
     return FetchLimits(
-        max_pages=int(lim.get("max_pages", d.max_pages)),
-        max_bytes=int(lim.get("max_bytes", d.max_bytes)),
-        timeout=float(lim.get("timeout", d.timeout)),
-        deadline=float(lim.get("deadline", d.deadline)),
+        max_pages=int(lim.max_pages),
+        max_bytes=int(lim.max_bytes),
+        timeout=float(lim.timeout),
+        deadline=float(lim.deadline),
     )
 
 

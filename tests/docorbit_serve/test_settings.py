@@ -127,3 +127,22 @@ def test_every_error_class_exits_with_a_member_of_the_one_exit_code_enum():
     codes = {c.exit_code for c in classes}
     assert codes <= set(errors.ExitCode) and set(EXIT_CODES) == {int(c) for c in errors.ExitCode}
     assert errors.BlockedURL.exit_code == errors.ExitCode.BLOCKED_URL == 5
+
+
+def test_source_limits_is_the_one_typed_reading_of_a_sources_limits():
+    from docorbit_assets.lib.crawl import CrawlLimits
+    from docorbit_assets.lib.secure_fetch import fetch_limits
+    from docorbit_serve.registry import SourceConfig
+    from docorbit_serve.settings import SourceLimits
+
+    assert SourceLimits() == SourceLimits.from_table({})
+    assert {f: LIMITS[f].default for f in ("max_pages", "retries")} == {
+        "max_pages": 50,
+        "retries": 2,
+    }
+    cfg = SourceConfig(
+        "s", "web", "http://127.0.0.1:1/", "s", limits={"max_pages": 7, "max_depth": 1}
+    )
+    assert fetch_limits(cfg).max_pages == 7 and CrawlLimits.from_limits(cfg.limits).max_depth == 1
+    with pytest.raises(ConfigError, match="did you mean 'max_depth'"):
+        SourceLimits.from_table({"max_dept": 2})
