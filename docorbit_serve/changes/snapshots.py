@@ -146,10 +146,19 @@ def _version_snapshot(snaps: list[SnapshotRef], version: str, library: str) -> S
     return (pub or sorted(cands, key=lambda s: (s.created_at, s.id)))[-1]
 
 
+def _as_version(snaps: list[SnapshotRef], ref: str | None) -> str | None:
+    """A snapshot id (or unique prefix, ``s_…``) given for a library side names its version."""
+    if ref and ref.startswith("s_") and not any(s.version == ref for s in snaps):
+        return _pick(snaps, ref).version
+    return ref
+
+
 def _library_pair(
     snaps: list[SnapshotRef], library: str, from_: str | None, to: str | None
 ) -> tuple[SnapshotRef, SnapshotRef]:
     versions = sorted({s.version for s in snaps}, key=version_key)
+    ids = {r: _pick(snaps, r) for r in (from_, to) if r and _as_version(snaps, r) != r}
+    from_, to = _as_version(snaps, from_), _as_version(snaps, to)
     new_v = to or versions[-1]
     older = [v for v in versions if version_key(v) < version_key(new_v)]
     old_v = from_ or (older[-1] if older else "")
@@ -158,7 +167,12 @@ def _library_pair(
             f"library {library!r} has no version before {new_v!r} to compare with; pass --from",
             detail={"library": library, "versions": versions},
         )
-    return _version_snapshot(snaps, old_v, library), _version_snapshot(snaps, new_v, library)
+    old = next((v for k, v in ids.items() if v.version == old_v), None)
+    new = next((v for k, v in ids.items() if v.version == new_v), None)
+    return (
+        old or _version_snapshot(snaps, old_v, library),
+        new or _version_snapshot(snaps, new_v, library),
+    )
 
 
 def resolve_pair(

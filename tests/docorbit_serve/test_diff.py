@@ -61,6 +61,9 @@ def test_diff_is_identical_when_run_again(two_versions):
     a = diff(two_versions, "pydantic").model_dump_json()
     b = diff(two_versions, "pydantic", from_="2.11.10", to="2.12.5").model_dump_json()
     assert a == b
+    first = diff(two_versions, "pydantic")
+    by_id = diff(two_versions, "pydantic", from_=first.from_.snapshot[:10], to=first.to.snapshot)
+    assert by_id.model_dump_json() == a  # a library side may be named by its snapshot id
 
 
 @pytest.mark.slow
