@@ -179,6 +179,14 @@ def _body_changes(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
         for f in sorted(set(pb["required"]) - set(pa_["required"])):
             if f in pa_["properties"]:
                 out.append(f"request body field `{f}` is now required")
+        for f in sorted(set(pa_["required"]) - set(pb["required"])):
+            if f in pb["properties"]:
+                out.append(f"request body field `{f}` is now optional")
+        out += [
+            f"request body field `{f}` schema changed"
+            for f in sorted(pa_["properties"].keys() & pb["properties"].keys())
+            if _canon(pa_["properties"][f]) != _canon(pb["properties"][f])
+        ]
     if not out and _canon(json_col(old, "request_body_json")) != _canon(
         json_col(new, "request_body_json")
     ):
@@ -190,11 +198,27 @@ def _response_changes(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     a, b = response_schemas(old), response_schemas(new)
     out = [f"response {c} added" for c in sorted(b.keys() - a.keys())]
     out += [f"response {c} removed" for c in sorted(a.keys() - b.keys())]
-    out += [
-        f"response {c} schema changed"
-        for c in sorted(a.keys() & b.keys())
-        if _canon(a[c]) != _canon(b[c])
-    ]
+    for c in sorted(a.keys() & b.keys()):
+        if _canon(a[c]) == _canon(b[c]):
+            continue
+        oa, ob = _object_schema(a[c]), _object_schema(b[c])
+        if oa is None or ob is None:
+            out.append(f"response {c} schema changed")
+            continue
+        named = [
+            f"response {c} field `{f}` added"
+            for f in sorted(ob["properties"].keys() - oa["properties"].keys())
+        ]
+        named += [
+            f"response {c} field `{f}` removed"
+            for f in sorted(oa["properties"].keys() - ob["properties"].keys())
+        ]
+        named += [
+            f"response {c} field `{f}` schema changed"
+            for f in sorted(oa["properties"].keys() & ob["properties"].keys())
+            if _canon(oa["properties"][f]) != _canon(ob["properties"][f])
+        ]
+        out += named or [f"response {c} schema changed"]
     return out
 
 
