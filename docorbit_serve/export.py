@@ -5,9 +5,10 @@ Contract:
   root=None) -> AgentContext``; ``fmt`` is one of ``EXPORT_FORMATS``: ``agents-md``
   (AGENTS.md), ``claude-md`` (CLAUDE.md), ``skill`` (SKILL.md with YAML front matter),
   ``llms-txt`` (llms.txt) and ``docs-map`` (docs-map.md).
-- Content, in priority order: the workspace's libraries with the versions it pins and the docs
-  version served for each (``versioned.version_report``; without a workspace, the published
-  libraries and versions); where their docs are (dashboard and REST URLs under ``base_url``,
+- Scope: ``library`` if given; else the libraries the workspace pins that have published docs,
+  at the docs version served for the pin; else every published library and version.
+- Content, in priority order: those libraries with the versions the workspace pins (and in which
+  file) and the docs version served (``versioned.version_report``); where their docs are (dashboard and REST URLs under ``base_url``,
   MCP resource URIs ``docorbit://pages/{id}``, the CLI); the entry points (per source, the pages
   most linked from the source, then by path, with their top-level sections); the key pitfalls
   (the pitfall sentence as untrusted text, ``render.untrusted_block``, with its provenance).
@@ -61,40 +62,46 @@ def _cell(value: Any) -> str:
 
 
 def _libraries(root: Path | None, manifest: dict[str, Any], library: str | None) -> list[dict]:
-    """One row per (library, docs version): what the workspace pins and what is served."""
+    """One row per library in scope: what the workspace pins and which docs versions are served.
+
+    In scope: ``library`` when given; else the libraries the workspace pins that have docs;
+    else (no workspace, or it uses none of them) every published library."""
     from docorbit_serve.versioned import version_report
 
     rep = version_report(root, manifest, [library] if library else [])
-    pinned = {p["library"]: p for p in rep["libraries"]}
+    pinned = {p["library"]: p for p in rep["libraries"] if p["library"] in rep["indexed"]}
+    names = [library] if library else (sorted(pinned) or sorted(rep["indexed"]))
     out = []
-    for lib, versions in sorted(rep["indexed"].items()):
-        if library and lib != library:
-            continue
+    for lib in names:
+        if lib not in rep["indexed"]:
+            raise UnknownLibrary(
+                f"no published docs for library {lib!r}",
+                detail={"library": lib, "indexed": sorted(rep["indexed"])},
+            )
         p = pinned.get(lib)
+        served = (p.get("docs_version") if p else None) or ""
+        versions = [served] if served else list(rep["indexed"][lib])
         out.append(
             {
                 "library": lib,
                 "pinned": (p.get("wanted") or p.get("spec") or "") if p else "",
                 "pinned_from": p.get("source_file", "") if p else "",
-                "served": (p.get("docs_version") if p else None)
-                or ", ".join(versions)
-                or "unversioned",
+                "versions": versions,
+                "served": ", ".join(versions) or "unversioned",
                 "status": p["status"] if p else "not used by the workspace",
             }
-        )
-    if library and not out:
-        raise UnknownLibrary(
-            f"no published docs for library {library!r}",
-            detail={"library": library, "indexed": sorted(rep["indexed"])},
         )
     return out
 
 
-def _sources(manifest: dict[str, Any], library: str | None) -> list[tuple[str, dict[str, Any]]]:
+def _sources(manifest: dict[str, Any], libs: list[dict]) -> list[tuple[str, dict[str, Any]]]:
+    """The published sources of the libraries in scope, at the versions served for them."""
+    wanted = {r["library"]: set(r["versions"]) for r in libs}
     return [
         (n, s)
         for n, s in sorted((manifest.get("sources") or {}).items())
-        if not library or s.get("library") == library
+        if s.get("library") in wanted
+        and (not wanted[s["library"]] or (s.get("version") or "") in wanted[s["library"]])
     ]
 
 
@@ -124,12 +131,15 @@ def _entry_block(catalog: Any, name: str, s: dict[str, Any], base: str) -> str:
     return "\n".join(lines)
 
 
-def _pitfall_blocks(catalog: Any, library: str | None) -> list[str]:
+def _pitfall_blocks(catalog: Any, libs: list[dict]) -> list[str]:
     from docorbit_serve.web.data import table_rows
 
-    rows, _more = table_rows(catalog, "pitfalls", library=library, limit=_PITFALLS)
+    rows: list[dict[str, Any]] = []
+    for lib in libs:
+        found, _more = table_rows(catalog, "pitfalls", library=lib["library"], limit=200)
+        rows += [r for r in found if not lib["versions"] or r["version"] in lib["versions"]]
     out = []
-    for r in rows:
+    for r in rows[:_PITFALLS]:
         where = f"{r['library']} {r['version']}".strip() + f" · {r['path']}#{r['anchor']}"
         head = f"- **{_cell(r['kind'])}** `{_cell(r['symbol'])}` ({_cell(where)}, chunk `{r['chunk_id']}`)"
         out.append(head + "\n\n" + render.untrusted_block(r["text"], ref=r["chunk_id"]))
@@ -195,11 +205,9 @@ def _where(libs: list[dict[str, Any]], base: str) -> str:
     return "\n".join(lines)
 
 
-def _llms_entries(
-    catalog: Any, manifest: dict[str, Any], library: str | None, base: str
-) -> list[str]:
+def _llms_entries(catalog: Any, manifest: dict[str, Any], libs: list[dict], base: str) -> list[str]:
     out = []
-    for name, s in _sources(manifest, library):
+    for name, s in _sources(manifest, libs):
         pages = _rows(catalog, "export_entry_pages", {"source": name, "max_rows": _ENTRY_PAGES})
         label = f"{s.get('library', '')} {s.get('version', '') or ''}".strip()
         lines = [f"## {_cell(label)}", ""]
@@ -216,22 +224,19 @@ def _blocks(
     fmt: str,
     manifest: dict[str, Any],
     libs: list[dict],
-    library: str | None,
     base: str,
 ) -> list[str]:
     """Optional blocks in priority order (the header and library table are always kept)."""
     if fmt == "llms-txt":
-        return _llms_entries(catalog, manifest, library, base)
-    entries = [
-        b for n, s in _sources(manifest, library) if (b := _entry_block(catalog, n, s, base))
-    ]
+        return _llms_entries(catalog, manifest, libs, base)
+    entries = [b for n, s in _sources(manifest, libs) if (b := _entry_block(catalog, n, s, base))]
     blocks = [_where(libs, base)]
     if entries:
         blocks.append("## Entry points\n\n" + entries[0])
         blocks += entries[1:]
     if fmt == "docs-map":
         return blocks
-    pits = _pitfall_blocks(catalog, library)
+    pits = _pitfall_blocks(catalog, libs)
     if pits:
         blocks.append("## Key pitfalls\n\n" + pits[0])
         blocks += pits[1:]
@@ -265,7 +270,7 @@ def export_context(
         parts.append(_library_table(libs))
     used = count_tokens("\n\n".join(parts) + "\n")
     truncated = False
-    for block in _blocks(catalog, fmt, manifest, libs, library, base):
+    for block in _blocks(catalog, fmt, manifest, libs, base):
         cost = count_tokens("\n\n" + block)
         if used + cost > budget:
             truncated = True

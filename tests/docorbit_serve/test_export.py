@@ -34,12 +34,31 @@ def test_agents_md_for_a_fastapi_pydantic_workspace_names_pins_and_links_served_
     out = tmp_path / "AGENTS.md"
     _export(home, "agents-md", "--out", str(out), "--workspace", str(home.project_root))
     text = out.read_text(encoding="utf-8")
-    assert "| fastapi | ==0.116.1 |" in text or "0.116.1" in text.split("## Where")[0]
-    assert "2.12.5" in text.split("## Where")[0]
-    assert "requirements.txt" in text
+    assert "| fastapi | 0.116.1 | requirements.txt | 0.116 | available |" in text
+    assert "| pydantic | 2.12.5 | requirements.txt | 2.12 | available |" in text
+    for unused in ("| orbit |", "library=orbit", "petstore"):  # the workspace does not use them
+        assert unused not in text
     assert "http://127.0.0.1:8765/api/v1/search?library=fastapi" in text
-    assert "docorbit://pages/p_" in text
-    assert "[BEGIN UNTRUSTED DOC" in text  # pitfalls quoted as untrusted data
+    assert "http://127.0.0.1:8765/search?library=pydantic" in text
+    entry = text.split("## Entry points", 1)[1]
+    assert "docorbit://pages/p_" in entry and "Query Parameters" in entry
+
+
+def test_a_library_export_quotes_its_pitfalls_as_untrusted_data_with_provenance(home):
+    text = _export(home, "claude-md", "--library", "orbit").stdout
+    assert "| orbit | – | – | 1.0, 2.0 | not used by the workspace |" in text
+    pits = text.split("## Key pitfalls", 1)[1]
+    assert "[BEGIN UNTRUSTED DOC c_" in pits and "[END UNTRUSTED DOC c_" in pits
+    assert "> `Client.retry()` is deprecated" in pits and "guide.md#retries" in pits
+
+
+def test_an_unknown_library_is_a_typed_error(home):
+    from docorbit_serve.cli import cli
+
+    r = CliRunner().invoke(
+        cli, ["--home", str(home.path), "export", "agents-md", "--library", "nope", "--json"]
+    )
+    assert r.exit_code == 3 and json.loads(r.stdout)["error"]["code"] == "unknown_library"
 
 
 @pytest.mark.parametrize("fmt", EXPORT_FORMATS)
