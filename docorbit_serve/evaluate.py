@@ -1,7 +1,7 @@
 """Retrieval evaluation: run a JSONL query file through search, write the scorer's run format.
 
 Contract:
-  - ``load_queries(path)`` -> query dicts from JSONL lines ``{"id", "query", "library"?}``
+  - ``load_queries(path)`` -> query dicts from JSONL lines ``{"id", "query", "library"?, "version"?}``
     (other keys, e.g. gold answers, are ignored); a line without ``id``/``query`` or with bad
     JSON is an ``InputError`` naming the line.
   - ``run_queries(catalog, queries, *, backend=None, limit=10, hybrid=None)`` -> one dict per
@@ -74,6 +74,7 @@ def run_queries(
                 catalog,
                 q["query"],
                 library=q.get("library"),
+                version=q.get("version") or None,
                 limit=limit,
                 backend=backend,
                 hybrid=hybrid,

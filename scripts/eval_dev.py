@@ -20,6 +20,8 @@ context for every question at 500 / 2000 / 8000 tokens and reports gold-inside c
 used.
 
 ``--json`` writes ``{backend: scorer summary}`` (the scorer's ``--json`` output per backend).
+``--set second`` builds the second question set's corpus (``SECOND_SETS``) and scores
+``fixtures/eval/second_queries.jsonl``; per-library figures are printed for every library.
 ``--halves`` also prints section MRR@10 / R@5 on two fixed halves of the query set (A: odd
 query numbers, B: even), the honesty check for tuning: tune on one half, check on the other.
 The data folder defaults to ``<repo>/../shared/data`` (``DOCORBIT_DATA`` overrides it).
@@ -30,6 +32,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -55,6 +58,48 @@ DOC_SETS = {
     "fastapi": "docs/fastapi/docs/en/docs",
     "pydantic": "docs/pydantic/docs",
     "httpx": "docs/httpx/docs",
+}
+
+SECOND_SETS: dict[str, dict[str, object]] = {
+    # The second question set's corpus (fixtures/eval/second_queries.jsonl): documentation
+    # the dev set does not cover. name -> folder under the data dir, library, version, include.
+    "express": {
+        "location": "docs/expressjs.com/src/content",
+        "library": "express",
+        "version": "5.x",
+        "include": ("api/5x/**", "docs/en/5x/**", "pages/en/**"),
+    },
+    "pydantic-v2": {
+        "location": "docs/versions/pydantic/v2.12.5/docs",
+        "library": "pydantic",
+        "version": "2.12.5",
+        "include": (),
+    },
+    "pydantic-v1": {
+        "location": "docs/versions/pydantic/v1.10.26/docs",
+        "library": "pydantic",
+        "version": "1.10.26",
+        "include": (),
+    },
+    "copilotkit": {
+        "location": "llms/copilotkit/docs/public",
+        "library": "copilotkit",
+        "version": "",
+        "include": ("llms-full.txt",),
+    },
+    "hono": {
+        "location": "llms/hono/public",
+        "library": "hono",
+        "version": "",
+        "include": ("llms-small.txt",),
+    },
+}
+"""Query sets: ``dev`` (the kit's dev set) and ``second`` (written for issue 16)."""
+SETS = {
+    "dev": {
+        k: {"location": v, "library": k, "version": "", "include": ()} for k, v in DOC_SETS.items()
+    },
+    "second": SECOND_SETS,
 }
 
 
@@ -96,13 +141,26 @@ def set_hybrid(home: Home, on: bool) -> None:
 
 
 def build_dev_home(
-    home_dir: Path, data: Path, libraries: tuple[str, ...] = tuple(DOC_SETS)
+    home_dir: Path,
+    data: Path,
+    libraries: tuple[str, ...] = tuple(DOC_SETS),
+    sets: dict[str, dict[str, object]] | None = None,
 ) -> Home:
     home = Home(home_dir.resolve(), home_dir.resolve())
+    specs = sets if sets is not None else SETS["dev"]
+    if sets is not None:
+        libraries = tuple(specs)
     entries = {}
     for lib in libraries:
-        rel = DOC_SETS[lib]
-        cfg = SourceConfig(name=lib, kind="local", location=str(data / rel), library=lib)
+        spec = specs[lib]
+        cfg = SourceConfig(
+            name=lib,
+            kind="local",
+            location=str(data / str(spec["location"])),
+            library=str(spec["library"]),
+            version=str(spec["version"]),
+            include=tuple(spec["include"]),  # type: ignore[arg-type]
+        )
         t0 = time.perf_counter()
         tables = source_tables(cfg, home.project_root)
         snap = snapshot.freeze(home, cfg, tables).to_pylist()[0]
@@ -140,12 +198,24 @@ def halves(per_query: Path) -> str:
     rows = [json.loads(line) for line in per_query.read_text(encoding="utf-8").splitlines()]
     out = []
     for name, parity in (("A", 1), ("B", 0)):
-        part = [r for r in rows if int(r["id"].rsplit("d", 1)[-1]) % 2 == parity]
+        part = [r for r in rows if int(re.findall(r"\d+", r["id"])[-1]) % 2 == parity]
         if not part:
             continue
         mrr = sum(r["section"]["mrr@10"] for r in part) / len(part)
         r5 = sum(r["section"]["r@5"] for r in part) / len(part)
         out.append(f"half {name} (n={len(part)}): section MRR@10 {mrr:.3f}  R@5 {r5:.3f}")
+    return "\n".join(out)
+
+
+def per_library(per_query: Path) -> str:
+    """Section MRR@10 / R@5 per library (the kit's scorer lists only fastapi/pydantic/httpx)."""
+    rows = [json.loads(line) for line in per_query.read_text(encoding="utf-8").splitlines()]
+    out = []
+    for lib in sorted({r["library"] for r in rows}):
+        part = [r for r in rows if r["library"] == lib]
+        mrr = sum(r["section"]["mrr@10"] for r in part) / len(part)
+        r5 = sum(r["section"]["r@5"] for r in part) / len(part)
+        out.append(f"library {lib} (n={len(part)}): section MRR@10 {mrr:.3f}  R@5 {r5:.3f}")
     return "\n".join(out)
 
 
@@ -194,6 +264,14 @@ def score(run: Path, queries: Path, scorer: Path, summary: Path) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument(
+        "--set",
+        choices=sorted(SETS),
+        default="dev",
+        help="corpus and default query file: dev (the kit's dev set over fastapi/pydantic/httpx) "
+        "or second (fixtures/eval/second_queries.jsonl over Express 5, pydantic 1.10/2.12, "
+        "hono, copilotkit)",
+    )
     ap.add_argument("--backend", default="bm25,fts", help="comma-separated backends to score")
     ap.add_argument("--home", help="build into (or, with --reuse, read) this home folder")
     ap.add_argument("--reuse", action="store_true", help="reuse a home that is already published")
@@ -225,15 +303,21 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     data = data_dir()
-    queries = Path(args.queries) if args.queries else data / "eval" / "dev_queries.jsonl"
+    default_queries = {
+        "dev": data / "eval" / "dev_queries.jsonl",
+        "second": REPO / "fixtures" / "eval" / "second_queries.jsonl",
+    }
+    queries = Path(args.queries) if args.queries else default_queries[args.set]
     scorer = data / "eval" / "score_retrieval.py"
+    if not scorer.exists():
+        scorer = REPO / "fixtures" / "kit" / "eval" / "score_retrieval.py"
     with tempfile.TemporaryDirectory(prefix="docorbit-eval-") as tmp:
         home_dir = Path(args.home) if args.home else Path(tmp) / "home"
         out = Path(args.out) if args.out else Path(tmp)
         out.mkdir(parents=True, exist_ok=True)
         home = Home(home_dir.resolve(), home_dir.resolve())
         if not (args.reuse and home.published_path.exists()):
-            home = build_dev_home(home_dir, data)
+            home = build_dev_home(home_dir, data, sets=SETS[args.set])
         elif args.reindex:
             manifest = json.loads(home.published_path.read_text(encoding="utf-8"))
             index = home.path / manifest["index"]
@@ -253,6 +337,7 @@ def main(argv: list[str] | None = None) -> int:
             mode = "+dense (hybrid)" if args.hybrid else ""
             print(f"== backend {backend}{mode} ({took:.2f} s for the query set)")
             print(score(run, queries, scorer, summary))
+            print(per_library(summary.with_suffix(".per-query.jsonl")))
             if args.halves:
                 print(halves(summary.with_suffix(".per-query.jsonl")))
             results[backend] = json.loads(summary.read_text(encoding="utf-8"))
