@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 import tomlkit
+from tomlkit.items import AoT
 
 from docorbit_serve.errors import ConfigError, SourceNotFound, UsageError
 from docorbit_serve.home import atomic_write_bytes
@@ -277,7 +278,7 @@ def _check(data: dict[str, Any], path: Path) -> None:
         check_table(entry.get("limits", {}), LIMITS, f"{where} limits")
 
 
-_HEADER = "# DocOrbit sources. Edit by hand or with `docorbit add` / `docorbit remove`.\n"
+_HEADER = "# DocOrbit sources. Edit by hand or with `docorbit add` / `docorbit remove`.\n\n"
 
 
 _EMPTY: tuple[Any, ...] = ("", None, [], {}, ())
@@ -312,9 +313,12 @@ def save_registry(reg: Registry) -> None:
         del doc["settings"]
     wanted = {s.name: s.to_toml() for s in reg.sources}
     tables = doc.get("sources")
-    if tables is None:
+    if not isinstance(tables, AoT):  # absent, or an empty inline ``sources = []``
+        if "sources" in doc:
+            del doc["sources"]
         tables = tomlkit.aot()
-        doc["sources"] = tables
+        if wanted:
+            doc.append("sources", tables)
     for i in reversed(range(len(tables))):  # in place: kept tables keep their comments
         name = tables[i].get("name")
         if name in wanted:
@@ -323,4 +327,6 @@ def save_registry(reg: Registry) -> None:
             del tables[i]
     for name in sorted(wanted):
         tables.append(tomlkit.item(wanted[name]))
+    if not reg.sources and "sources" in doc:
+        del doc["sources"]
     atomic_write_bytes(reg.path, tomlkit.dumps(doc).encode("utf-8"))
