@@ -165,6 +165,7 @@ class Dashboard:
             manifest=manifest,
             sources=sources,
             history=list(reversed(history))[:100],
+            publications=data.publications(self.home, manifest),
             failures=failures,
             figures=figures,
         )

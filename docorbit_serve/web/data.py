@@ -10,6 +10,9 @@ Contract (every function is read-only, bounded in rows, and raises ``DocOrbitErr
   ``stale`` or ``ok``.
 - ``snapshot_history(home) -> list[dict]``: every frozen snapshot (published or not), oldest
   first, with ``chunks``/``pages`` from its row counts and ``published``.
+- ``publications(home, manifest) -> list[dict]``: the publications whose index files are still
+  under ``home/index`` (``publish_id``, ``built_at`` = the file's mtime in UTC, ``mb``,
+  ``current``), newest first, at most ``MAX_PUBLICATIONS``.
 - ``fetch_failures(home, manifest) -> list[dict]``: failed fetches of the published snapshots
   (``url``, ``status``, ``error_code`` …).
 - ``table_rows(catalog, table, library=None, limit, offset) -> (rows, truncated)`` for
@@ -33,12 +36,14 @@ from docorbit_serve.search.sqlfiles import sql
 __all__ = [
     "MAX_ROWS",
     "fetch_failures",
+    "publications",
     "snapshot_history",
     "source_health",
     "table_rows",
 ]
 
 MAX_ROWS = 1000
+MAX_PUBLICATIONS = 50
 DEFAULT_STALE_HOURS = 48.0  # registry default when docorbit.toml cannot be read
 _PART = "part-0.parquet"
 _TABLE_SQL = {"pitfalls": "dashboard_pitfalls", "endpoints": "dashboard_endpoints"}
@@ -77,6 +82,28 @@ def fetch_failures(home: Home, manifest: dict[str, Any]) -> list[dict[str, Any]]
         if path.is_file():
             paths.append(str(path))
     return _parquet(paths, "dashboard_fetch_failures")
+
+
+def publications(home: Home, manifest: dict[str, Any]) -> list[dict[str, Any]]:
+    """Publications still on disk, newest first (see module docstring)."""
+    current = str(manifest.get("publish_id", ""))
+    rows = []
+    for path in home.index_dir.glob("u_*.duckdb"):
+        try:
+            st = path.stat()
+        except OSError:
+            continue
+        built = datetime.fromtimestamp(st.st_mtime, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        rows.append(
+            {
+                "publish_id": path.stem,
+                "built_at": built,
+                "mb": round(st.st_size / 1e6, 2),
+                "current": path.stem == current,
+            }
+        )
+    rows.sort(key=lambda r: (r["built_at"], r["publish_id"]), reverse=True)
+    return rows[:MAX_PUBLICATIONS]
 
 
 def snapshot_history(home: Home) -> list[dict[str, Any]]:

@@ -16,7 +16,7 @@ from docorbit_serve.web.timings import SearchTimings, benchmark_history, record_
 from tests.support.dashboard import FIXTURE, dashboard_home
 
 
-def test_a_failed_fetch_is_listed_with_its_code_and_marks_the_source_failing(tmp_path):
+def test_a_failed_fetch_is_listed_with_its_code_and_the_publication_is_shown(tmp_path):
     from docorbit_assets.ingest import run_ingest
 
     docs = tmp_path / "docs"
@@ -34,8 +34,11 @@ def test_a_failed_fetch_is_listed_with_its_code_and_marks_the_source_failing(tmp
     ]
     (row,) = data.source_health(catalog)
     assert row["health"] == "failing" and row["failed_fetches"] == 1
+    (pub,) = data.publications(home, catalog.manifest())
+    assert pub["current"] and pub["publish_id"] == catalog.manifest()["publish_id"]
     page = TestClient(build_web_app(home, catalog)).get("/")
     assert page.status_code == 200 and "read_error" in page.text
+    assert pub["publish_id"] in page.text.split('id="publications"')[1].split("</table>")[0]
 
 
 def test_searches_feed_the_latency_plot_and_benchmark_rows_feed_theirs(tmp_path_factory, tmp_path):
