@@ -8,7 +8,9 @@ Contract::
   examples of the sections search finds for it (``sql/api_chunk_knowledge.sql``: rows of the
   top ``SECTIONS`` chunks, so the cost does not grow with the corpus).
 - Only evidence that covers the task is packed: an endpoint whose own text holds at least
-  ``recipe.PARTIAL`` of the task's terms; pitfalls and examples of the sections that do.
+  ``recipe.PARTIAL`` of the task's terms; pitfalls of the sections that do; examples of the
+  packed endpoints' own sections (their code samples), or of the covering sections when no
+  endpoint is packed.
 - Each item is one block (a provenance header line, then the text) and blocks are added in
   order — endpoints (at most ``MAX_ENDPOINTS``), pitfalls (``MAX_PITFALLS``), examples
   (``MAX_EXAMPLES``) — while ``count_tokens`` of the joined text stays within ``room``
@@ -75,25 +77,44 @@ def _row_block(row: dict[str, Any]) -> str:
     )
 
 
-def _chunk_rows(catalog: Any, task: str, library: str | None, version: str | None) -> list:
+def _chunk_rows(
+    catalog: Any,
+    task: str,
+    library: str | None,
+    version: str | None,
+    own: list[str],
+    headings: list[str],
+) -> list:
+    """Pitfall and example rows of ``own`` chunks (the packed endpoints' sections of their
+    spec page, which hold their code samples) and of the sections search finds covering it."""
     from docorbit_serve.search import search
 
     hits = search(catalog, task, library=library, version=version, limit=SECTIONS).hits
     tt = set(terms(task))
-    ids = [
+    ids = [c for c in own if c] + [
         h.chunk_id for h in hits if coverage(tt, f"{h.title} {h.heading} {h.content}") >= PARTIAL
     ]
-    if not ids:
+    if not ids and not headings:
         return []
     cur = catalog.connection().cursor()
     try:
-        res = cur.execute(sql("api_chunk_knowledge"), {"chunk_ids": ids, "limit": 200})
+        res = cur.execute(
+            sql("api_chunk_knowledge"), {"chunk_ids": ids, "headings": headings, "limit": 200}
+        )
         cols = [d[0] for d in res.description]
         rows = [dict(zip(cols, r, strict=True)) for r in res.fetchall()]
     finally:
         cur.close()
     order = {cid: i for i, cid in enumerate(ids)}
-    return sorted(rows, key=lambda r: (r["what"] != "pitfall", order.get(r["chunk_id"], 99)))
+    first = {h: i for i, h in enumerate(headings)}  # the first endpoint's samples first
+    return sorted(
+        rows,
+        key=lambda r: (
+            r["what"] != "pitfall",
+            first.get(r["label"], len(first)),
+            order.get(r["chunk_id"], len(order)),
+        ),
+    )
 
 
 def api_context(
@@ -110,9 +131,15 @@ def api_context(
             if coverage(tt, f"{c.operation_id} {c.summary} {c.path} {c.description}") >= PARTIAL
         ]  # fmt: skip
         with index_errors():
-            rows = _chunk_rows(catalog, task, library, version)
+            rows = _chunk_rows(
+                catalog, task, library, version,
+                [c.provenance.chunk_id for c in endpoints],
+                [f"{c.method} {c.path}" for c in endpoints],
+            )  # fmt: skip
     except DocOrbitError:
         return None
+    own = {c.provenance.chunk_id for c in endpoints if c.provenance.chunk_id}
+    own |= {f"{c.method} {c.path}" for c in endpoints}
     out = ContextApi()
     blocks: list[str] = []
     candidates: list[tuple[str, Any, str]] = [
@@ -128,6 +155,8 @@ def api_context(
         }
         if len(taken[kind]) >= limits[kind]:
             continue
+        if kind == "example" and own and not {obj["chunk_id"], obj["label"]} & own:
+            continue  # with a contract packed, only its own code samples illustrate it
         if count_tokens(_SEP.join([*blocks, block])) > room:
             continue
         blocks.append(block)

@@ -363,7 +363,11 @@ def find_recipe(
     res.status = "covered" if best >= COVERED else "partial"
     res.basis = "documented_fact"
     res.confidence = round(best, 3)
-    ex = find_example(catalog, task, library=library, version=version, limit=3, pins=pins)
+    ex = find_example(catalog, task, library=library, version=version, limit=10, pins=pins)
+    if api_mode and ep_best[0] is not None:  # the main call's own code samples first
+        key = f"{ep_best[0]['method']} {ep_best[0]['path']}"
+        ex.results.sort(key=lambda e: key not in e.endpoints)
+    ex.results = ex.results[:3]
     pf = find_pitfall(catalog, task, library=library, version=version, limit=5, pins=pins)
     examples, pitfalls = ex.results, pf.results
     res.examples, res.pitfalls = list(examples), list(pitfalls)
