@@ -10,7 +10,9 @@ to Dagster.
    job ``ingest_<source>`` (``refresh=True``: ``refresh_all``, discovery reused) in-process for
    that partition: the partitioned assets ``sources`` … ``snapshots`` with their checks;
 3. if at least one source got through, executes the ``publish`` job (``search_index`` and
-   ``published``, with their checks and the freshness checks).
+   ``published``, with their checks and the freshness checks) — unless the publication it
+   would plan is the one served already (same snapshots: a refresh that changed nothing), then
+   ``publish`` is ``{"status": "ok", "unchanged": true, "run_id": null}``.
 
 Each run is tagged ``docorbit/entry=run_ingest`` and ``docorbit/pid=<pid>`` (what
 ``recover_dead_runs`` checks).
@@ -64,7 +66,7 @@ from docorbit_assets.instance import (  # re-exported: callers import them from 
     run_gc,
 )
 from docorbit_assets.lib.local_files import fetch_warnings
-from docorbit_assets.lib.publish import current_manifest, latest_snapshot
+from docorbit_assets.lib.publish import current_manifest, latest_snapshot, plan_publication
 from docorbit_serve import errors
 from docorbit_serve.errors import ConfigError, IngestError
 from docorbit_serve.home import Home
@@ -73,6 +75,17 @@ from docorbit_serve.registry import load_registry
 __all__ = ["PID_TAG", "open_instance", "recover_dead_runs", "run_gc", "run_ingest"]
 
 _QUIET = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
+
+
+def _unchanged(home: Home, registry: Any) -> bool:
+    """Whether the publication planned now is the one served (same snapshots, index on disk):
+    then the ``publish`` run would change nothing and is not started."""
+    served = current_manifest(home) or {}
+    if not served.get("index") or not (home.path / served["index"]).is_file():
+        return False
+    if registry.hybrid != bool(served.get("vectors")):
+        return False
+    return plan_publication(home, registry)["publish_id"] == served.get("publish_id")
 
 
 def _root_cause(info: Any) -> Any:
@@ -224,7 +237,12 @@ def run_ingest(
                 say(f"{cfg.name}: snapshot {entry['snapshot']} ({entry['seconds']:.1f} s)")
             else:
                 say(f"{cfg.name}: FAILED: {entry['error']['message']}")
-        if any(e["status"] == "ok" for e in report["sources"].values()):
+        if any(e["status"] == "ok" for e in report["sources"].values()) and _unchanged(
+            home, registry
+        ):
+            report["publish"] = {**report["publish"], "status": "ok", "unchanged": True}
+            say("publishing: unchanged (these snapshots are published already)")
+        elif any(e["status"] == "ok" for e in report["sources"].values()):
             say("publishing: building the search index")
             started = time.perf_counter()
             result = _execute(defs, instance, "publish", None)

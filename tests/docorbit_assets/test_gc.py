@@ -84,7 +84,10 @@ def test_gc_lists_then_removes_exactly_the_unreferenced_files_while_searches_run
     snapshot_dirs = {p for p in removed_paths if p.startswith("tables/") and "snapshot=" in p}
     assert removed_paths - snapshot_dirs == expected
     assert {p.rsplit("snapshot=", 1)[1] for p in snapshot_dirs} == {snaps[1]}
-    assert len(snapshot_dirs) == 12  # every per-source table and the snapshots row
+    # every table folder of that snapshot: the same tables the published snapshot has
+    published_tables = {d.parts[-3] for d in home.tables.glob(f"*/source=site/snapshot={snaps[2]}")}
+    assert {p.split("/")[1] for p in snapshot_dirs} == published_tables
+    assert {"snapshots", "pages", "chunks", "fetches"} <= published_tables
     assert plan["keep"]["site"] == {
         snaps[0]: ["pinned"],
         snaps[2]: ["published", "latest", "recent"],
