@@ -229,7 +229,13 @@ def context_report(catalog: Catalog, queries: Path, budgets=(500, 2000, 8000)) -
     for budget in budgets:
         inside, used, over = 0, [], 0
         for q in qs:
-            pack = pack_context(catalog, q["query"], budget=budget, library=q.get("library"))
+            pack = pack_context(
+                catalog,
+                q["query"],
+                budget=budget,
+                library=q.get("library"),
+                version=q.get("version") or None,
+            )
             gold = {(g["path"], g["anchor"]) for g in q.get("gold", []) + q.get("alternates", [])}
             inside += any((i.path, i.anchor) in gold for i in pack.items)
             used.append(pack.tokens)
