@@ -31,7 +31,9 @@ Contract (column meanings and JSON shapes: ``docs/api.md``):
   operation's anchor in order (made unique). Spec text is data: lines that would start a
   heading are escaped and unbalanced code fences closed, so a description cannot cut the page.
 - ``looks_like_spec(body, url, content_type)``: a cheap sniff (JSON object or YAML with a
-  top-level ``openapi``/``swagger`` key in its first 4 KiB; never a Markdown or HTML file).
+  top-level ``openapi``/``swagger`` key in its first 4 KiB, else — specs written with sorted
+  keys — a JSON object naming a ``"openapi": "3.…"``/``"swagger": "2.0"`` version anywhere,
+  or a YAML ``openapi:``/``swagger:`` key at the document's top-level indentation; never a Markdown or HTML file).
 - At most ``MAX_OPERATIONS`` operations per spec (a ``bad_structure`` issue says when more
   were dropped).
 """
@@ -43,6 +45,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from docorbit_assets.lib.openapi import (
+    MAX_BYTES,
     Budget,
     Resolver,
     SpecIssue,
@@ -681,6 +684,11 @@ def _text(value: Any) -> str:
 
 _SNIFF_JSON = re.compile(r'^\s*\{.*?"(?:openapi|swagger)"\s*:', re.S)
 _SNIFF_YAML = re.compile(r"^[\"']?(?:openapi|swagger)[\"']?\s*:", re.M)
+# A JSON spec written with sorted keys names its version deep in the file (Twilio: line 7,163;
+# Slack: line 27,439): past the head, only a version-valued key counts.
+_SNIFF_JSON_OBJECT = re.compile(rb"^\s*\{")
+_SNIFF_JSON_VERSION = re.compile(rb'"(?:openapi"\s*:\s*"3\.|swagger"\s*:\s*"2\.0")')
+_YAML_KEY_LINE = re.compile(rb"^([ ]*)[\"']?[A-Za-z_][\w.-]*[\"']?[ \t]*:")
 _NOT_SPEC_SUFFIXES = (".md", ".mdx", ".markdown", ".html", ".htm", ".txt", ".rst")
 
 
@@ -690,7 +698,28 @@ def looks_like_spec(body: bytes, url: str = "", content_type: str = "") -> bool:
     if path.endswith(_NOT_SPEC_SUFFIXES) or "html" in content_type.lower():
         return False
     head = body[:4096].decode("utf-8", "replace").lstrip("\ufeff")
-    return bool(_SNIFF_JSON.match(head) or _SNIFF_YAML.search(head))
+    if _SNIFF_JSON.match(head) or _SNIFF_YAML.search(head):
+        return True
+    rest = body[:MAX_BYTES].lstrip(b"\xef\xbb\xbf")
+    if _SNIFF_JSON_OBJECT.match(rest):
+        return _SNIFF_JSON_VERSION.search(rest) is not None
+    indent = _yaml_top_indent(rest[:4096])
+    if indent is None:
+        return False
+    key = rb"^" + re.escape(indent) + rb"[\"']?(?:openapi|swagger)[\"']?[ \t]*:"
+    return re.search(key, rest, re.M) is not None
+
+
+def _yaml_top_indent(head: bytes) -> bytes | None:
+    """The indentation of a YAML document's top-level keys: that of its first key line (some
+    specs indent the whole document under ``---``); None when no key line starts it."""
+    for line in head.splitlines():
+        stripped = line.strip()
+        if not stripped or stripped.startswith(b"#") or stripped in (b"---", b"%YAML 1.2"):
+            continue
+        m = _YAML_KEY_LINE.match(line)
+        return m.group(1) if m else None
+    return None
 
 
 # --- Markdown rendering ----------------------------------------------------------------------

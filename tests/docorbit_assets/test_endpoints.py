@@ -570,3 +570,29 @@ def test_a_poisoned_spec_is_still_parsed_and_its_page_is_flagged_not_obeyed():
     high = [a for a in page["security_annotations"] if a["severity"] == "high"]
     assert len(high) >= 2
     assert "\n### add(a, b)" not in page["markdown"]  # the description's heading is escaped
+
+
+def test_a_spec_that_names_its_version_past_the_first_kilobytes_is_still_sniffed_as_a_spec():
+    """Specs written with sorted keys (Twilio, Slack) put "openapi"/"swagger" deep in the file;
+    some YAML specs indent the whole document under ``---``."""
+    from docorbit_assets.lib.endpoints import looks_like_spec, parse_spec
+
+    filler = {f"x-filler-{i:04d}": "y" * 40 for i in range(300)}
+    spec = {"components": {"schemas": filler}, "info": {"title": "T", "version": "1"}}
+    spec |= {
+        "openapi": "3.0.1",
+        "paths": {"/a": {"get": {"responses": {"200": {"description": "ok"}}}}},
+    }
+    body = json.dumps(spec, sort_keys=True, indent=2).encode()
+    assert body.index(b'"openapi"') > 4096
+    assert looks_like_spec(body, "https://x/spec.json", "application/json")
+    assert [(o.method, o.path) for o in parse_spec(body).operations] == [("GET", "/a")]
+    swagger = {"definitions": filler, "info": {"title": "T", "version": "1"}, "paths": {}}
+    swagger["swagger"] = "2.0"
+    assert looks_like_spec(json.dumps(swagger, sort_keys=True, indent=2).encode())
+    indented = b"---\n  swagger: '2.0'\n  info:\n    title: T\n    version: '1'\n  paths: {}\n"
+    assert looks_like_spec(indented, "https://x/spec.yaml", "application/octet-stream")
+    # a JSON or YAML document that only mentions the words deep inside is not a spec
+    other = {"a": filler, "deps": {"openapi": "^1.0"}}
+    assert not looks_like_spec(json.dumps(other, sort_keys=True, indent=2).encode())
+    assert not looks_like_spec(b"name: x\n" + b"k: v\n" * 800 + b"tools:\n  openapi: 3\n")
