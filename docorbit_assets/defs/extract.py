@@ -80,6 +80,10 @@ def examples(context: dg.AssetExecutionContext, docorbit: DocOrbitResource, chun
     cfg = docorbit.source(context.partition_key)
     folder = Path(cfg.resolved_location(docorbit.resolve().project_root))
     source_root = folder if not cfg.is_web and folder.is_dir() else None
+    if source_root is not None:  # included snippet files are not in the inputs: never reuse
+        table = lib_extract.extract_examples(chunks, source_root)
+        yield from emit("examples", table, cfg.name, {"reused": False})
+        return
     yield from _table(
         "examples",
         context.partition_key,

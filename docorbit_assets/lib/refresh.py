@@ -44,6 +44,7 @@ from docorbit_serve.schemas import SCHEMAS
 
 __all__ = [
     "Previous",
+    "includes_unchanged",
     "fetch_key",
     "normalize_incremental",
     "reuse_table",
@@ -162,6 +163,16 @@ def slice_incremental(
 
 def _without_time(row: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in row.items() if k != "fetched_at"}
+
+
+def includes_unchanged(previous: Previous, source_root: Path) -> bool:
+    """Whether the reference's examples still come out the same: a local source's include
+    markers read snippet files that are not fetched documents, so an edited snippet changes
+    ``examples`` while every fetched row stays equal."""
+    from docorbit_assets.lib.extract import extract_examples
+
+    fresh = extract_examples(previous.table("chunks"), source_root)
+    return same_rows("examples", fresh, previous.table("examples"))
 
 
 def reuse_table(

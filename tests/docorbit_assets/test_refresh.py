@@ -104,3 +104,27 @@ def test_web_refresh_answered_304_transfers_no_body_and_a_new_etag_makes_a_new_s
     assert changed["ok"]
     assert changed["sources"]["orbit"]["snapshot"] != cold["sources"]["orbit"]["snapshot"]
     assert changed["publish_id"] != cold["publish_id"]
+
+
+def test_an_edited_included_snippet_is_not_hidden_by_the_unchanged_short_cut(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "guide.md").write_text(
+        '# Guide\n\n## Retry\n\nCall it like this:\n\n--8<-- "snippets/retry.py"\n', "utf-8"
+    )
+    snippet = tmp_path / "docs" / "snippets" / "retry.py"
+    snippet.parent.mkdir()
+    snippet.write_text("import orbitkit\n\norbitkit.retry(fetch, attempts=3)\n", "utf-8")
+    home = Home(tmp_path / ".docorbit", tmp_path)
+    cfg = SourceConfig(name="snip", kind="local", location="docs", library="orbitkit")
+    save_registry(Registry(home.config_path, [cfg]))
+    cold = run_ingest(home)
+    same = run_ingest(home, refresh=True)
+    assert same["sources"]["snip"]["snapshot"] == cold["sources"]["snip"]["snapshot"]
+    snippet.write_text("import orbitkit\n\norbitkit.retry(fetch, attempts=5)\n", "utf-8")
+    changed = run_ingest(home, refresh=True)
+    new = changed["sources"]["snip"]["snapshot"]
+    assert changed["ok"] and new != cold["sources"]["snip"]["snapshot"]
+    codes = [e["code"] for e in _frozen(home, "examples", "snip", new).values()]
+    assert any("attempts=5" in c for c in codes), codes
