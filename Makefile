@@ -37,7 +37,7 @@ lint: install
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy docorbit_assets docorbit_serve
-	$(VENV)/bin/lint-imports
+	$(VENV)/bin/lint-imports --no-cache
 
 bench: install
 	$(VENV)/bin/python benchmarks/run_all.py

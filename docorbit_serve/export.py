@@ -132,7 +132,7 @@ def _entry_block(catalog: Any, name: str, s: dict[str, Any], base: str) -> str:
 
 
 def _pitfall_blocks(catalog: Any, libs: list[dict]) -> list[str]:
-    from docorbit_serve.web.data import table_rows
+    from docorbit_serve.table_rows import table_rows
 
     rows: list[dict[str, Any]] = []
     for lib in libs:

@@ -340,7 +340,7 @@ class _Api:
     def list_endpoints(self, a: dict[str, Any]) -> BaseModel:
         from docorbit_serve.cursors import decode_cursor, encode_cursor
         from docorbit_serve.models.web import EndpointPage, EndpointRow
-        from docorbit_serve.web.data import table_rows
+        from docorbit_serve.table_rows import table_rows
 
         publish_id = str(self.catalog.manifest().get("publish_id", ""))
         offset = 0

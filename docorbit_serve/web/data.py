@@ -32,6 +32,7 @@ from docorbit_serve.errors import DocOrbitError, InputError
 from docorbit_serve.home import Home
 from docorbit_serve.reader import list_sources
 from docorbit_serve.search.sqlfiles import sql
+from docorbit_serve.table_rows import table_rows
 
 __all__ = [
     "MAX_ROWS",
@@ -46,7 +47,6 @@ MAX_ROWS = 1000
 MAX_PUBLICATIONS = 50
 DEFAULT_STALE_HOURS = 48.0  # registry default when docorbit.toml cannot be read
 _PART = "part-0.parquet"
-_TABLE_SQL = {"pitfalls": "dashboard_pitfalls", "endpoints": "dashboard_endpoints"}
 
 
 def _query(cur: Any, name: str, params: dict[str, Any]) -> list[dict[str, Any]]:
@@ -185,26 +185,3 @@ def source_health(catalog: Any, now: datetime | None = None) -> list[dict[str, A
             }
         )
     return out
-
-
-def table_rows(
-    catalog: Any, table: str, *, library: str | None = None, limit: int = 100, offset: int = 0
-) -> tuple[list[dict[str, Any]], bool]:
-    """Raw ``pitfalls``/``endpoints`` rows of the published index, paged (rows, truncated)."""
-    if table not in _TABLE_SQL:
-        raise InputError(f"unknown table {table!r}", detail={"table": table})
-    if not 1 <= limit <= MAX_ROWS or offset < 0:
-        raise InputError(f"limit must be 1-{MAX_ROWS} and offset >= 0", detail={"limit": limit})
-    cur = catalog.cursor()
-    try:
-        rows = _query(
-            cur,
-            _TABLE_SQL[table],
-            {"library": library, "max_rows": limit + 1, "offset": offset},
-        )
-    finally:
-        cur.close()
-    for r in rows:
-        if isinstance(r.get("tags"), tuple):
-            r["tags"] = list(r["tags"])
-    return rows[:limit], len(rows) > limit
