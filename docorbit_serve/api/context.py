@@ -23,11 +23,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from docorbit_serve.api.endpoints import find_api
+from docorbit_serve.api.endpoints import find_api, scope_rows
 from docorbit_serve.api.recipe import PARTIAL, coverage
 from docorbit_serve.api.scope import index_errors
 from docorbit_serve.errors import DocOrbitError
-from docorbit_serve.models.api import ContextApi, EndpointContract
+from docorbit_serve.models.api import ContextApi, EndpointContract, VerificationHint
 from docorbit_serve.search.analyze import terms
 from docorbit_serve.search.sqlfiles import sql
 from docorbit_serve.tokens import count_tokens
@@ -39,6 +39,24 @@ MAX_PITFALLS = 3
 MAX_EXAMPLES = 2
 SECTIONS = 8
 _SEP = "\n\n"
+
+
+def _hints(
+    catalog: Any, library: str | None, version: str | None, packed: list[EndpointContract]
+) -> list[VerificationHint]:
+    """``verify.verification_hints`` for the packed endpoints' rows, in packing order."""
+    from docorbit_serve.verify import verification_hints
+
+    if not packed:
+        return []
+    cur = catalog.cursor()
+    try:
+        with index_errors():
+            rows = {r["id"]: r for r in scope_rows(catalog, cur, library, version)}
+    finally:
+        cur.close()
+    found = [rows[c.id] for c in packed if c.id in rows]
+    return [VerificationHint.model_validate(h) for h in verification_hints(found)]
 
 
 def _endpoint_block(c: EndpointContract) -> str:
@@ -61,6 +79,7 @@ def _endpoint_block(c: EndpointContract) -> str:
         lines.append("Responses: " + ", ".join(
             f"{r.status}{' ' + r.schema_name if r.schema_name else ''}" for r in c.responses[:8]
         ))  # fmt: skip
+    lines.append("Verify calls: check_api (MCP) or docorbit verify PATH")
     return "\n".join(lines)
 
 
@@ -166,6 +185,7 @@ def api_context(
             taken[kind].append(str(obj["id"]))
     if not blocks:
         return None
+    out.verification = _hints(catalog, library, version, out.endpoints)
     out.text = _SEP.join(blocks)
     out.tokens = count_tokens(out.text)
     return out

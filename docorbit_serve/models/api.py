@@ -244,12 +244,24 @@ class RecipeResult(BaseModel):
     untrusted: bool = True
 
 
+class VerificationHint(BaseModel):
+    """What code calling a packed endpoint must get right (``verify.verification_hints``), and
+    how to check it."""
+
+    endpoint: str
+    operation_id: str = ""
+    checks: list[str] = []
+    verify_with: str = ""
+
+
 class ContextApi(BaseModel):
     """The API part of an implementation-context pack (``api.context.api_context``): the
     endpoint contracts packed, the ids of the pitfalls and examples packed, and their rendered
-    blocks (``text``, counted in the pack's ``tokens``)."""
+    blocks (``text``, counted in the pack's ``tokens``), and a verification hint per packed
+    endpoint."""
 
     endpoints: list[EndpointContract] = []
+    verification: list[VerificationHint] = []
     pitfalls: list[str] = []
     examples: list[str] = []
     text: str = ""

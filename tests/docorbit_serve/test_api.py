@@ -253,6 +253,13 @@ def test_implementation_context_packs_the_endpoint_contract_within_its_budget(ca
         assert pack.text.startswith("<!-- endpoint POST /chat/completions")
         assert "Required: body: model, messages" in pack.text
         assert pack.api.tokens <= budget * 0.4
+        # a verification hint per packed endpoint: what calling code must get right
+        hints = {h.endpoint: h for h in pack.api.verification}
+        assert list(hints) == [f"{c.method} {c.path}" for c in pack.api.endpoints]
+        chat = hints["POST /chat/completions"]
+        assert any("model" in c and "messages" in c for c in chat.checks), chat.checks
+        assert any("bearer" in c.lower() or "auth" in c.lower() for c in chat.checks), chat.checks
+        assert "check_api" in chat.verify_with and "Verify calls: check_api" in pack.text
 
 
 def test_implementation_context_adds_no_api_part_for_an_uncovered_task(catalog):
