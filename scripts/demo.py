@@ -191,10 +191,7 @@ def main() -> int:
             )
     say("\n== next ==")
     say("Dagster UI (the asset graph, runs, checks):")
-    say(
-        f"  cd {REPO} && DOCORBIT_PROJECT={project} DAGSTER_HOME={home / 'dagster'} "
-        f"{VENV_BIN / 'dagster'} dev -w workspace.yaml -h 127.0.0.1 -p 3000"
-    )
+    say(f"  {DOCORBIT} --project {project} ui --port 3000   (no environment variables needed)")
     say("  then open http://127.0.0.1:3000 (one asset group per stage, one partition per source)")
     say("MCP server for agents (stdio):")
     say(f"  {DOCORBIT} --project {project} mcp")
