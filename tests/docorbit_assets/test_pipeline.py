@@ -112,6 +112,15 @@ def test_failing_blocking_check_stops_the_snapshot_and_publish(
     tmp_path: Path, published_template: Path
 ) -> None:
     home = _copy(published_template, tmp_path / "project")
+    # The docs changed since the published snapshot (an unchanged source runs nothing after
+    # fetches: incremental refresh), so the faulty pages asset really runs.
+    docs = tmp_path / "docs"
+    shutil.copytree(HTTPX_DOCS, docs)
+    (docs / "index.md").write_text((docs / "index.md").read_text() + "\nA new line.\n")
+    cfg = SourceConfig(
+        name="httpx", kind="local", location=str(docs), library="httpx", version="0.28"
+    )
+    save_registry(Registry(home.config_path, [cfg]))
     faulty = [a for a in ALL_ASSETS if a.key != dg.AssetKey("pages")] + [pages_with_a_duplicate]
     with dg.DagsterInstance.ephemeral() as instance:
         published = home.published_path.read_bytes()
