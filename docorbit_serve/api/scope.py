@@ -20,7 +20,8 @@ from typing import Any
 
 import duckdb
 
-from docorbit_serve.errors import NotFound, SearchError, UnknownLibrary
+from docorbit_serve.errors import SearchError
+from docorbit_serve.search import check_library_version
 from docorbit_serve.search.sqlfiles import sql
 
 __all__ = ["check_scope", "index_errors", "stamp", "workspace_pins"]
@@ -42,22 +43,7 @@ def index_errors() -> Iterator[None]:
 
 def check_scope(cursor: Any, library: str | None, version: str | None) -> None:
     known = {lib: list(v) for lib, v in cursor.execute(sql("api_libraries")).fetchall()}
-    if library is not None and library not in known:
-        raise UnknownLibrary(
-            f"library {library!r} is not in the published index; known libraries: "
-            + (", ".join(sorted(known)) or "(none)"),
-            detail={"library": library, "known": sorted(known)},
-        )
-    if version is not None:
-        versions = known[library] if library else sorted({v for vs in known.values() for v in vs})
-        if version not in versions:
-            raise NotFound(
-                f"version {version!r} is not indexed"
-                + (f" for {library}" if library else "")
-                + "; indexed: "
-                + (", ".join(versions) or "(none)"),
-                detail={"library": library, "version": version, "versions": versions},
-            )
+    check_library_version(known, library, version)
 
 
 def stamp(

@@ -60,6 +60,7 @@ __all__ = [
     "MAX_RESULTS",
     "TIME_LIMIT_S",
     "Hit",
+    "check_library_version",
     "SearchResult",
     "search",
 ]
@@ -120,7 +121,15 @@ def _time_limit(cur: duckdb.DuckDBPyConnection, seconds: float) -> Iterator[None
 def _check_filters(cur: duckdb.DuckDBPyConnection, library: str | None, version: str | None):
     if library is None and version is None:
         return
-    known = {lib: list(vers) for lib, vers in cur.execute(sql("search_libraries")).fetchall()}
+    check_library_version(dict(cur.execute(sql("search_libraries")).fetchall()), library, version)
+
+
+def check_library_version(
+    known: dict[str, list[str]], library: str | None, version: str | None
+) -> None:
+    """``UnknownLibrary`` / ``NotFound`` when ``library`` or ``version`` is not among ``known``
+    (library -> its versions), naming what is there; the one filter check of search and the
+    API intelligence services."""
     if library is not None and library not in known:
         raise UnknownLibrary(
             f"library {library!r} is not in the published index; known libraries: "
@@ -129,7 +138,7 @@ def _check_filters(cur: duckdb.DuckDBPyConnection, library: str | None, version:
         )
     if version is not None:
         versions = (
-            known[library]
+            list(known[library])
             if library is not None
             else sorted({v for vs in known.values() for v in vs})
         )
