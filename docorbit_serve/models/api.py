@@ -122,20 +122,43 @@ class EndpointContract(BaseModel):
     untrusted: bool = True
 
 
-class ApiResult(BaseModel):
-    query: str
-    method: str | None = None
-    path: str | None = None
-    library: str | None = None
-    version: str | None = None
-    results: list[EndpointContract]
+class _Answer(BaseModel):
+    """What every find_* answer carries beside its results: the total found, whether the list
+    was cut, the workspace's version report per library and notices."""
+
     total: int = 0
     truncated: bool = False
     versions: dict[str, dict[str, Any]] = {}
     notices: list[str] = []
 
 
-class ExampleItem(BaseModel):
+class _RowProvenance(BaseModel):
+    """Where an example or pitfall row comes from, its rank and its version match."""
+
+    source: str
+    library: str
+    version: str
+    url: str = ""
+    path: str = ""
+    anchor: str = ""
+    chunk_id: str = ""
+    page_id: str = ""
+    snapshot: str = ""
+    score: float = 0.0
+    version_match: str | None = None
+    untrusted: bool = True
+
+
+class ApiResult(_Answer):
+    query: str
+    method: str | None = None
+    path: str | None = None
+    library: str | None = None
+    version: str | None = None
+    results: list[EndpointContract]
+
+
+class ExampleItem(_RowProvenance):
     id: str
     language: str
     framework: str = ""
@@ -145,34 +168,18 @@ class ExampleItem(BaseModel):
     symbols: list[str] = []
     endpoints: list[str] = []
     missing_code: bool = False
-    source: str
-    library: str
-    version: str
-    url: str = ""
-    path: str = ""
-    anchor: str = ""
-    chunk_id: str = ""
-    page_id: str = ""
-    snapshot: str = ""
-    score: float = 0.0
-    version_match: str | None = None
-    untrusted: bool = True
 
 
-class ExampleResult(BaseModel):
+class ExampleResult(_Answer):
     query: str
     library: str | None = None
     version: str | None = None
     language: str | None = None
     framework: str | None = None
     results: list[ExampleItem]
-    total: int = 0
-    truncated: bool = False
-    versions: dict[str, dict[str, Any]] = {}
-    notices: list[str] = []
 
 
-class PitfallItem(BaseModel):
+class PitfallItem(_RowProvenance):
     id: str
     kind: str
     sentence: str
@@ -180,30 +187,14 @@ class PitfallItem(BaseModel):
     heading: str = ""
     symbols: list[str] = []
     endpoints: list[str] = []
-    source: str
-    library: str
-    version: str
-    url: str = ""
-    path: str = ""
-    anchor: str = ""
-    chunk_id: str = ""
-    page_id: str = ""
-    snapshot: str = ""
-    score: float = 0.0
-    version_match: str | None = None
-    untrusted: bool = True
 
 
-class PitfallResult(BaseModel):
+class PitfallResult(_Answer):
     query: str
     library: str | None = None
     version: str | None = None
     kind: str | None = None
     results: list[PitfallItem]
-    total: int = 0
-    truncated: bool = False
-    versions: dict[str, dict[str, Any]] = {}
-    notices: list[str] = []
 
 
 class RecipeEvidence(BaseModel):
