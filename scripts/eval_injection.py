@@ -28,6 +28,7 @@ from docorbit_assets.lib.injection import annotate, max_severity  # noqa: E402
 from docorbit_assets.lib.injection_structure import assess, carriers  # noqa: E402
 
 _RANK = {"": 0, "low": 1, "medium": 2, "high": 3}
+SETS = ("heldout", "fresh", "blind", "s4_first")
 
 
 def _rows(path: Path) -> list[dict]:
@@ -72,19 +73,30 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--show-misses", action="store_true")
     ap.add_argument("--real-docs", action="store_true")
+    ap.add_argument(
+        "--set",
+        action="append",
+        dest="sets",
+        help="score only these sets of fixtures/injection (name without .jsonl; repeatable)",
+    )
     args = ap.parse_args()
-    for name in ("heldout", "fresh", "blind"):
+    for name in args.sets or SETS:
         print(f"held-out set (fixtures/injection/{name}.jsonl):")
         evaluate(_rows(ROOT / "fixtures" / "injection" / f"{name}.jsonl"), args.show_misses)
-    kit = ROOT.parent / "shared" / "data" / "badinputs" / "prompt_injection"
-    if not kit.is_dir():
-        print("visible kit: ../shared/data absent, skipped")
+    if args.sets:
         return
+    kit = ROOT.parent / "shared" / "data" / "badinputs" / "prompt_injection"
+    if not kit.is_dir():  # the in-project copy of the same files
+        kit = ROOT / "fixtures" / "kit" / "badinputs" / "prompt_injection"
     rows = _rows(kit / "injections.jsonl") + _rows(kit / "benign.jsonl")
     print("visible kit (badinputs/prompt_injection, per technique):")
     evaluate(rows, args.show_misses)
     if args.real_docs:
-        real_docs(kit.parents[1] / "docs", args.show_misses)
+        docs = ROOT.parent / "shared" / "data" / "docs"
+        if not docs.is_dir():
+            print("real docs: ../shared/data absent, skipped")
+            return
+        real_docs(docs, args.show_misses)
 
 
 def real_docs(root: Path, show: bool) -> None:
