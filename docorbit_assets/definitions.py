@@ -34,10 +34,11 @@ from docorbit_assets.defs.jobs import (
     ingest_job,
     job_names,
 )
+from docorbit_assets.defs.refresh import REFRESH_CHECK
 from docorbit_assets.defs.releases import release_watch
 from docorbit_assets.defs.schedules import publish_sensor, source_schedules
 from docorbit_serve.errors import DocOrbitError
-from docorbit_serve.home import Home, resolve_home
+from docorbit_serve.home import Home, pipeline_home
 from docorbit_serve.registry import Registry, load_registry
 
 __all__ = ["OWNERS", "build_definitions", "defs"]
@@ -46,10 +47,8 @@ OWNERS = ["team:docs-platform"]
 
 
 def _registry(home: Home | None) -> Registry | None:
-    import os
-
     try:
-        home = home or resolve_home(project=os.environ.get("DOCORBIT_PROJECT") or None)
+        home = home or pipeline_home()
         return load_registry(home.config_path)
     except (DocOrbitError, OSError):
         return None
@@ -70,7 +69,7 @@ def build_definitions(home: Home | None = None) -> dg.Definitions:
     defs = dg.Definitions(
         assets=ALL_ASSETS,
         asset_checks=[*ALL_CHECKS, *fresh],
-        jobs=[*ingest_jobs.values(), REFRESH_ALL, PUBLISH_JOB, fresh_job, GC_JOB],
+        jobs=[*ingest_jobs.values(), REFRESH_ALL, REFRESH_CHECK, PUBLISH_JOB, fresh_job, GC_JOB],
         schedules=schedules,
         sensors=[*SENSORS, publish_sensor([*ingest_jobs.values(), REFRESH_ALL]), release_watch],
         resources=build_resources(home),

@@ -1,6 +1,6 @@
 """Where DocOrbit keeps its data ("home") and the layout under it (DESIGN.md §4).
 
-Resolution, first match wins:
+Resolution, first match wins (the environment read through ``settings.Environment``):
   1. ``--home DIR`` or ``DOCORBIT_HOME``
   2. ``-g/--global``                      -> ``~/.docorbit``
   3. ``-p/--project DIR``                 -> ``DIR/.docorbit``
@@ -25,7 +25,7 @@ directory given by ``-p``; a global home keeps its ``docorbit.toml`` inside itse
 
 ``workspace_root(home, project, cwd)`` / ``find_workspace(start)``: the workspace whose
 dependency versions count (re-exported by ``versioned``). They live here, with no imports
-beyond the standard library, so a command finds out that there is no workspace without
+beyond the standard library and ``settings`` (itself light), so a command finds out that there is no workspace without
 loading the workspace scanners.
 """
 
@@ -35,9 +35,12 @@ import contextlib
 import json
 import os
 import tempfile
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from docorbit_serve.settings import Environment
 
 __all__ = [
     "PROJECT_MARKERS",
@@ -46,6 +49,7 @@ __all__ = [
     "atomic_write_json",
     "find_project_root",
     "find_workspace",
+    "pipeline_home",
     "resolve_home",
     "workspace_root",
 ]
@@ -164,14 +168,16 @@ def resolve_home(
     global_: bool = False,
     project: str | os.PathLike[str] | None = None,
     cwd: Path | None = None,
-    env: dict[str, str] | None = None,
+    env: Mapping[str, str] | Environment | None = None,
     init: bool = False,
 ) -> Home:
-    """Apply the resolution ladder in the module docstring (``init``: ``docorbit init``'s rule)."""
-    env = dict(os.environ) if env is None else env
+    """Apply the resolution ladder in the module docstring (``init``: ``docorbit init``'s rule).
+
+    ``env``: the environment (``None``: this process's, read by ``Environment.read``)."""
+    environment = env if isinstance(env, Environment) else Environment.read(env)
     cwd = (cwd or Path.cwd()).resolve()
-    user_home = Path(env.get("HOME") or Path.home())
-    explicit = home or env.get("DOCORBIT_HOME")
+    user_home = Path(environment.user_home or Path.home())
+    explicit = home or environment.home
     if explicit:
         p = Path(explicit).expanduser().resolve()
         root = p.parent if p.name == ".docorbit" else p
@@ -189,6 +195,13 @@ def resolve_home(
         return Home(cwd / ".docorbit", cwd)
     p = (user_home / ".docorbit").resolve()
     return Home(p, p)
+
+
+def pipeline_home(env: Mapping[str, str] | Environment | None = None) -> Home:
+    """The home the Dagster definitions and resources serve when none is given:
+    ``DOCORBIT_HOME``, else ``DOCORBIT_PROJECT``'s, else the working directory's project."""
+    environment = env if isinstance(env, Environment) else Environment.read(env)
+    return resolve_home(project=environment.project or None, env=environment)
 
 
 def _fsync_dir(path: Path) -> None:

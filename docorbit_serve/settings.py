@@ -11,15 +11,25 @@ Contract:
 - ``SourceLimits.from_table(limits)``: a source's ``[sources.limits]`` as one typed value
   object (every ``LIMITS`` key, its default when absent), checked like the file; the fetcher's
   ``fetch_limits`` and the crawler's ``CrawlLimits`` read their values from it.
+- ``Environment.read(environ=None)``: the environment variables DocOrbit reads (``ENV_VARS``,
+  plus ``HOME``), typed and validated in one place (``os.environ`` is read here and nowhere
+  else in ``docorbit_serve`` / ``docorbit_assets``; a test scans the code for it). An empty
+  variable counts as unset. A log level that ``logging`` does not know, or a registry URL that
+  is not http(s), is a ``ConfigError`` naming the variable. Callers read it at their entry
+  point and pass the values down (``resolve_home``, ``resolve_identifier``, the log setup).
+- ``child_environ(overrides)``: the environment for a subprocess DocOrbit starts (``docorbit
+  ui``): this process's environment with ``overrides`` on top.
 - ``docs/configuration.md`` documents every name here (a test checks it).
 """
 
 from __future__ import annotations
 
 import difflib
+import logging
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from docorbit_serve.errors import ConfigError
 
@@ -29,9 +39,11 @@ __all__ = [
     "SETTINGS",
     "SOURCE_KEYS",
     "TOP_LEVEL",
+    "Environment",
     "Key",
     "SourceLimits",
     "check_table",
+    "child_environ",
 ]
 
 
@@ -87,9 +99,12 @@ LIMITS = {
 ENV_VARS = {
     "DOCORBIT_HOME": Key((str,), "", "home folder (like --home)"),
     "DOCORBIT_PROJECT": Key((str,), "", "project folder the Dagster definitions serve"),
-    "DOCORBIT_LOG_LEVEL": Key((str,), "WARNING", "log level of `docorbit mcp` (stderr)"),
+    "DOCORBIT_LOG_LEVEL": Key((str,), "WARNING", "log level of `docorbit mcp` / `dashboard`"),
     "DOCORBIT_PYPI_URL": Key((str,), "https://pypi.org", "PyPI base URL for package names"),
     "DOCORBIT_NPM_URL": Key((str,), "https://registry.npmjs.org", "npm registry base URL"),
+    "HOME": Key(
+        (str,), "", "the user's home folder (global home ~/.docorbit, project search stop)"
+    ),
 }
 
 
@@ -142,3 +157,65 @@ class SourceLimits:
         if "ports" in table:
             table["ports"] = tuple(int(p) for p in table["ports"])
         return cls(**table)
+
+
+_LOG_LEVELS = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG", "NOTSET")
+
+
+@dataclass(frozen=True)
+class Environment:
+    """The environment variables DocOrbit reads (``ENV_VARS``), typed; empty means unset."""
+
+    home: str = ""  # DOCORBIT_HOME
+    project: str = ""  # DOCORBIT_PROJECT
+    log_level: str = ENV_VARS["DOCORBIT_LOG_LEVEL"].default  # DOCORBIT_LOG_LEVEL, upper case
+    pypi_url: str = ENV_VARS["DOCORBIT_PYPI_URL"].default  # DOCORBIT_PYPI_URL, no trailing /
+    npm_url: str = ENV_VARS["DOCORBIT_NPM_URL"].default  # DOCORBIT_NPM_URL, no trailing /
+    user_home: str = ""  # HOME
+
+    VARIABLES: ClassVar[dict[str, str]] = {  # field -> variable
+        "home": "DOCORBIT_HOME",
+        "project": "DOCORBIT_PROJECT",
+        "log_level": "DOCORBIT_LOG_LEVEL",
+        "pypi_url": "DOCORBIT_PYPI_URL",
+        "npm_url": "DOCORBIT_NPM_URL",
+        "user_home": "HOME",
+    }
+
+    @classmethod
+    def read(cls, environ: Mapping[str, str] | None = None) -> Environment:
+        """The typed environment of ``environ`` (default: this process's), validated."""
+        env = os.environ if environ is None else environ
+        given = {f: env.get(var, "") for f, var in cls.VARIABLES.items()}
+        values = {f: v for f, v in given.items() if v}  # empty counts as unset
+        if "log_level" in values:
+            values["log_level"] = _log_level(values["log_level"])
+        for f in ("pypi_url", "npm_url"):
+            if f in values:
+                values[f] = _base_url(cls.VARIABLES[f], values[f])
+        return cls(**values)
+
+
+def _log_level(value: str) -> str:
+    level = value.strip().upper()
+    if level in logging.getLevelNamesMapping():
+        return level
+    raise ConfigError(
+        f"DOCORBIT_LOG_LEVEL must be one of {', '.join(_LOG_LEVELS)}, got {value!r}",
+        detail={"key": "DOCORBIT_LOG_LEVEL", "where": "environment", "value": value},
+    )
+
+
+def _base_url(name: str, value: str) -> str:
+    url = value.strip().rstrip("/")
+    if not url.lower().startswith(("http://", "https://")):
+        raise ConfigError(
+            f"{name} must be an http(s) URL, got {value!r}",
+            detail={"key": name, "where": "environment", "value": value},
+        )
+    return url
+
+
+def child_environ(overrides: Mapping[str, str]) -> dict[str, str]:
+    """The environment of a subprocess DocOrbit starts: this process's, ``overrides`` on top."""
+    return {**os.environ, **overrides}

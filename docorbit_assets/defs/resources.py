@@ -14,13 +14,12 @@ the IO manager, so the two modules do not import each other).
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import dagster as dg
 from pydantic import Field
 
-from docorbit_serve.home import Home, resolve_home
+from docorbit_serve.home import Home, pipeline_home, resolve_home
 from docorbit_serve.registry import Registry, SourceConfig, load_registry
 
 __all__ = ["DocOrbitResource"]
@@ -48,7 +47,7 @@ class DocOrbitResource(dg.ConfigurableResource):
                 else resolve_home(home=path).project_root
             )
             return Home(path, root)
-        return resolve_home(project=os.environ.get("DOCORBIT_PROJECT") or None)
+        return pipeline_home()
 
     def registry(self) -> Registry:
         return load_registry(self.resolve().config_path)

@@ -9,9 +9,10 @@ Contract: ``resolve_identifier(name, *, get=None, pypi_url=..., npm_url=...) -> 
 2. **Registries when reachable**: PyPI JSON ``{pypi_url}/pypi/{name}/json`` (``project_urls``,
    ``docs_url``, ``home_page``) and npm ``{npm_url}/{name}`` (``homepage``, ``repository``),
    fetched with ``get(url) -> bytes`` (the CLI passes the secure fetcher: policy, caps,
-   deadline; robots.txt is not consulted for these API look-ups, they are not crawling). The base URLs come from the arguments, else ``DOCORBIT_PYPI_URL`` /
-   ``DOCORBIT_NPM_URL``, else the public registries. A registry that fails is recorded in
-   ``errors`` (never raised).
+   deadline; robots.txt is not consulted for these API look-ups, they are not crawling). The
+   base URLs come from the arguments, else ``DOCORBIT_PYPI_URL`` / ``DOCORBIT_NPM_URL`` (read
+   through ``settings.Environment``), else the public registries. A registry that fails is
+   recorded in ``errors`` (never raised).
 3. **Ambiguity is reported, never resolved silently**: when the best docs URLs of different
    ecosystems differ (a PyPI and an npm package of the same name), or the best candidates tie
    on confidence with different URLs, ``ambiguous`` is True and ``chosen`` is None;
@@ -22,7 +23,6 @@ from __future__ import annotations
 
 import importlib.metadata as md
 import json
-import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -30,12 +30,13 @@ from typing import Any
 from urllib.parse import quote
 
 from docorbit_serve.errors import DocOrbitError
+from docorbit_serve.settings import ENV_VARS, Environment
 
 __all__ = ["IDENTIFIER", "Resolution", "UrlCandidate", "resolve_identifier"]
 
 IDENTIFIER = re.compile(r"^(@[a-z0-9][\w.-]*/)?[A-Za-z0-9][A-Za-z0-9._-]{0,213}$")
-DEFAULT_PYPI = "https://pypi.org"
-DEFAULT_NPM = "https://registry.npmjs.org"
+DEFAULT_PYPI = ENV_VARS["DOCORBIT_PYPI_URL"].default
+DEFAULT_NPM = ENV_VARS["DOCORBIT_NPM_URL"].default
 _GITHUB = re.compile(r"^https?://(www\.)?github\.com/[^/]+/[^/]+", re.I)
 
 
@@ -175,8 +176,9 @@ def resolve_identifier(
     if local:
         found["installed"] = local
     if get is not None:
-        pypi = (pypi_url or os.environ.get("DOCORBIT_PYPI_URL") or DEFAULT_PYPI).rstrip("/")
-        npm = (npm_url or os.environ.get("DOCORBIT_NPM_URL") or DEFAULT_NPM).rstrip("/")
+        env = Environment.read()
+        pypi = (pypi_url or env.pypi_url).rstrip("/")
+        npm = (npm_url or env.npm_url).rstrip("/")
         sources: list[tuple[str, str, Callable[[Any], list[UrlCandidate]]]] = [
             ("pypi", f"{pypi}/pypi/{quote(name)}/json", _pypi),
             ("npm", f"{npm}/{quote(name, safe='@')}", _npm),

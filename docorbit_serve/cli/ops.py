@@ -30,6 +30,7 @@ from docorbit_serve import service
 from docorbit_serve.cli._common import _emit, _info, _State, cli, json_option
 from docorbit_serve.errors import IngestError, UsageError
 from docorbit_serve.registry import load_registry
+from docorbit_serve.settings import child_environ
 
 __all__ = ["gc", "refresh", "schedule", "ui"]
 
@@ -118,13 +119,14 @@ def ui(state: _State, host: str, port: int) -> None:
     """Start the Dagster UI and daemon on this project (Ctrl-C or SIGTERM stops it)."""
     home = state.home()
     service.prepare_dagster(home)  # creates home/dagster with its dagster.yaml
-    env = {
-        **os.environ,
-        "DAGSTER_HOME": str(home.dagster_home),
-        "DOCORBIT_HOME": str(home.path),
-        "DOCORBIT_PROJECT": str(home.project_root),
-        "DAGSTER_DISABLE_TELEMETRY": "1",
-    }
+    env = child_environ(
+        {
+            "DAGSTER_HOME": str(home.dagster_home),
+            "DOCORBIT_HOME": str(home.path),
+            "DOCORBIT_PROJECT": str(home.project_root),
+            "DAGSTER_DISABLE_TELEMETRY": "1",
+        }
+    )
     dagster = Path(sys.executable).with_name("dagster")
     cmd = [str(dagster), "dev", "-m", "docorbit_assets.definitions", "-h", host, "-p", str(port)]
     _info(f"Dagster UI on http://{host}:{port} (DAGSTER_HOME={home.dagster_home}); Ctrl-C stops")

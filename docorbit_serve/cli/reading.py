@@ -33,6 +33,7 @@ from docorbit_serve.errors import (
     InputError,
     UsageError,
 )
+from docorbit_serve.settings import Environment
 
 __all__: list[str] = []
 
@@ -258,9 +259,7 @@ def mcp(
     if http_only and not http:
         raise UsageError(f"--{http_only[0].replace('_', '-').rstrip('s')} needs --http")
     home = state.home()
-    logging.basicConfig(
-        stream=sys.stderr, level=os.environ.get("DOCORBIT_LOG_LEVEL", "WARNING").upper()
-    )
+    logging.basicConfig(stream=sys.stderr, level=Environment.read().log_level)
     if http:
         from docorbit_serve.mcp_http import serve_http
 

@@ -4,13 +4,13 @@ MCP (``/mcp``) and ``/health`` on one loopback HTTP server (``mcp_http.serve_htt
 from __future__ import annotations
 
 import logging
-import os
 import sys
 from typing import Any
 
 import click
 
 from docorbit_serve.cli._common import _info, _State, cli, json_option
+from docorbit_serve.settings import Environment
 
 __all__: list[str] = []
 
@@ -35,9 +35,7 @@ def dashboard(
     from docorbit_serve.mcp_http import serve_http
 
     home = state.home()
-    logging.basicConfig(
-        stream=sys.stderr, level=os.environ.get("DOCORBIT_LOG_LEVEL", "WARNING").upper()
-    )
+    logging.basicConfig(stream=sys.stderr, level=Environment.read().log_level)
 
     def ready(policy: Any) -> None:
         where = f"[{host}]" if ":" in host else host
