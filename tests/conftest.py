@@ -70,7 +70,10 @@ SLOW_TESTS = frozenset(
         "test_every_hostile_route_ends_with_its_typed_outcome_and_no_canary_hit",
         "test_sensor_keeps_source_partitions_in_step_with_docorbit_toml",
         "test_snapshot_id_ignores_fetched_at_but_follows_content",
-        "test_a_failed_fetch_is_listed_with_its_code_and_marks_the_source_failing",
+        "test_a_failed_fetch_is_listed_with_its_code_and_the_publication_is_shown",
+        # the first caller of tests/support/dashboard.py's real ingest pays it (~50 s)
+        "test_searches_feed_the_latency_plot_and_benchmark_rows_feed_theirs",
+        "test_health_turns_stale_once_the_last_fetch_is_older_than_stale_after_hours",
     }
 )
 
