@@ -1,10 +1,11 @@
 """The ``fetches`` stage.
 
-The network door (``http_get``, ``Response``, ``fetcher_for``, ``source_fetcher``,
-``FetchLimits``) lives in ``secure_fetch`` (re-exported here for callers): every request goes
-through ``SecureFetcher`` (URL and address policy with connect-time pinning, redirects re-checked,
-one deadline, byte cap, robots.txt, politeness, retries). HTTP error statuses are returned;
-refusals raise ``BlockedURL`` and transport failures ``FetchError`` with a stable ``code``.
+This module opens no connection: every request goes through the network door in
+``secure_fetch`` (``http_get``, ``source_fetcher``: ``SecureFetcher`` with URL and address
+policy, connect-time pinning, redirects re-checked, one deadline, byte cap, robots.txt,
+politeness, retries), the only module of DocOrbit that talks to the network (a test checks the
+imports). HTTP error statuses are returned; refusals raise ``BlockedURL`` and transport
+failures ``FetchError`` with a stable ``code``.
 
 ``fetch_source(cfg, discovered, project_root, *, allow_hosts=()) -> pa.Table`` (``FETCHES``)
 fetches the source from its rank-1 valid ``discovered`` candidate and raises ``FetchError``
@@ -64,33 +65,12 @@ from docorbit_assets.lib.local_files import (
 )
 from docorbit_assets.lib.probe import ProbeContext, is_html, row_error_code, same_host
 from docorbit_assets.lib.providers import sitemap_pages
-from docorbit_assets.lib.secure_fetch import (  # the network door, re-exported for callers
-    FetchLimits,
-    FetchPolicy,
-    Response,
-    fetch_limits,
-    fetcher_for,
-    http_get,
-    source_fetcher,
-)
+from docorbit_assets.lib.secure_fetch import Response, fetch_limits, http_get, source_fetcher
 from docorbit_serve.errors import BlockedURL, FetchError
 from docorbit_serve.registry import SourceConfig
 from docorbit_serve.schemas import SCHEMAS
 
-__all__ = [
-    "MAX_REDIRECTS",
-    "USER_AGENT",
-    "FetchLimits",
-    "Response",
-    "fetch_limits",
-    "fetch_source",
-    "fetcher_for",
-    "http_get",
-    "source_fetcher",
-]
-
-USER_AGENT = FetchPolicy.user_agent
-MAX_REDIRECTS = FetchPolicy.max_redirects
+__all__ = ["MAX_SPECS_BESIDE", "fetch_source"]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from docorbit_assets.lib.discover import discover
-from docorbit_assets.lib.fetch import USER_AGENT, fetch_source, http_get
+from docorbit_assets.lib.fetch import fetch_source
+from docorbit_assets.lib.secure_fetch import FetchPolicy, http_get
 from docorbit_serve.errors import BlockedURL, FetchError
 from docorbit_serve.registry import SourceConfig
 from docorbit_serve.schemas import SCHEMAS
@@ -220,7 +221,7 @@ def test_http_get_sends_the_docorbit_user_agent():
         return Route(body=headers.get("user-agent", "").encode())
 
     with serve_routes({"/ua": echo}) as base:
-        assert _get(base, "ua").body == USER_AGENT.encode()
+        assert _get(base, "ua").body == FetchPolicy.user_agent.encode()
 
 
 def test_http_get_refuses_non_http_urls():

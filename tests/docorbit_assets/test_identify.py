@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from docorbit_assets.lib.fetch import fetcher_for
 from docorbit_assets.lib.identify import resolve_identifier
+from docorbit_assets.lib.secure_fetch import fetcher_for
 from tests.support.http import FAST_LIMITS, Route, allowance, serve_routes
 
 

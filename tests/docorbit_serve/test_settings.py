@@ -83,8 +83,7 @@ def test_add_and_remove_keep_comments_order_and_untouched_keys(tmp_path):
 
 def test_limit_keys_are_exactly_those_the_fetcher_and_crawler_honour(tmp_path):
     from docorbit_assets.lib.crawl import CrawlLimits
-    from docorbit_assets.lib.fetch import FetchLimits
-    from docorbit_assets.lib.secure_fetch import _LIMIT_ALIASES, FetchPolicy
+    from docorbit_assets.lib.secure_fetch import _LIMIT_ALIASES, FetchLimits, FetchPolicy
 
     honoured = set(CrawlLimits.__dataclass_fields__) | set(FetchLimits.__dataclass_fields__)
     policy = {f.name for f in dataclasses.fields(FetchPolicy)}
