@@ -34,6 +34,7 @@ from docorbit_assets.defs.jobs import (
     ingest_job,
     job_names,
 )
+from docorbit_assets.defs.refresh import REFRESH_CHECK
 from docorbit_assets.defs.releases import release_watch
 from docorbit_assets.defs.schedules import publish_sensor, source_schedules
 from docorbit_serve.errors import DocOrbitError
@@ -68,7 +69,7 @@ def build_definitions(home: Home | None = None) -> dg.Definitions:
     defs = dg.Definitions(
         assets=ALL_ASSETS,
         asset_checks=[*ALL_CHECKS, *fresh],
-        jobs=[*ingest_jobs.values(), REFRESH_ALL, PUBLISH_JOB, fresh_job, GC_JOB],
+        jobs=[*ingest_jobs.values(), REFRESH_ALL, REFRESH_CHECK, PUBLISH_JOB, fresh_job, GC_JOB],
         schedules=schedules,
         sensors=[*SENSORS, publish_sensor([*ingest_jobs.values(), REFRESH_ALL]), release_watch],
         resources=build_resources(home),

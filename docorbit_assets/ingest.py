@@ -8,7 +8,11 @@ to Dagster.
    killed ``docorbit ingest`` never leaves a run STARTED forever);
 2. for each selected source (all configured ones by default, in name order) executes the named
    job ``ingest_<source>`` (``refresh=True``: ``refresh_all``, discovery reused) in-process for
-   that partition: the partitioned assets ``sources`` … ``snapshots`` with their checks;
+   that partition: the partitioned assets ``sources`` … ``snapshots`` with their checks.
+   ``refresh=True`` first executes ``refresh_check`` once for all selected sources
+   (``defs/refresh.py``: conditional fetch against each latest snapshot); a source it finds
+   unchanged gets no per-source run (its entry: ``unchanged: true``, the latest snapshot, the
+   check's ``run_id``);
 3. if at least one source got through, executes the ``publish`` job (``search_index`` and
    ``published``, with their checks and the freshness checks) — unless the publication it
    would plan is the one served already (same snapshots: a refresh that changed nothing), then
@@ -146,6 +150,7 @@ def _execute(
     partition: str | None,
     allow_hosts: tuple[str, ...] = (),
     mode: str = "ingest",
+    config: dict[str, Any] | None = None,
 ) -> dg.ExecuteInProcessResult:
     """Execute the named job ``job`` in-process (recorded under its name in the instance)."""
     tags = {"docorbit/entry": "run_ingest", PID_TAG: str(os.getpid()), MODE_TAG: mode}
@@ -155,7 +160,7 @@ def _execute(
         return defs.resolve_job_def(job).execute_in_process(
             partition_key=partition,
             instance=instance,
-            run_config=_QUIET,
+            run_config={**_QUIET, **(config or {})},
             raise_on_error=False,
             tags=tags,
         )
@@ -179,6 +184,38 @@ def _source_entry(home: Home, name: str, result: dg.ExecuteInProcessResult) -> d
     else:
         entry["error"] = _error_from(result, f"ingest of source {name!r}")
     return entry
+
+
+def _check_unchanged(
+    defs: dg.Definitions,
+    instance: dg.DagsterInstance,
+    home: Home,
+    names: list[str],
+    allow_hosts: tuple[str, ...],
+) -> dict[str, dict[str, Any]]:
+    """``refresh_check`` over ``names``: the report entries of the sources found unchanged."""
+    from docorbit_assets.defs.refresh import probe_results
+
+    config = {"ops": {"check_sources": {"config": {"sources": names}}}}
+    result = _execute(defs, instance, "refresh_check", None, allow_hosts, "refresh", config)
+    if not result.success:
+        return {}
+    out = {}
+    for name, probe in probe_results(result).items():
+        row = latest_snapshot(home, name) or {}
+        if not probe.get("unchanged") or row.get("id") != probe.get("snapshot"):
+            continue
+        out[name] = {
+            "status": "ok",
+            "snapshot": row["id"],
+            "rows": json.loads(row.get("row_counts_json") or "{}"),
+            "run_id": result.run_id,
+            "error": None,
+            "warnings": fetch_warnings(home.staging_file("fetches", name)),
+            "unchanged": True,
+            "seconds": float(probe.get("seconds") or 0.0),
+        }
+    return out
 
 
 def run_ingest(
@@ -225,7 +262,16 @@ def run_ingest(
         sync_partitions(instance, [s.name for s in registry.sources])
         for run_id in recover_dead_runs(instance):
             say(f"marked run {run_id} failed: its process is gone")
+        unchanged = (
+            _check_unchanged(defs, instance, home, [c.name for c in selected], tuple(allow_hosts))
+            if refresh
+            else {}
+        )
         for cfg in selected:
+            if cfg.name in unchanged:
+                report["sources"][cfg.name] = unchanged[cfg.name]
+                say(f"{cfg.name}: unchanged, snapshot {unchanged[cfg.name]['snapshot']}")
+                continue
             say(f"{cfg.name}: {mode} of {cfg.kind} source {cfg.location}")
             started = time.perf_counter()
             job = "refresh_all" if refresh else f"ingest_{slugs[cfg.name]}"

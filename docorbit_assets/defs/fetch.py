@@ -11,7 +11,6 @@ snapshot and publishing is a no-op (metadata ``unchanged: true`` in the run's lo
 # No `from __future__ import annotations`: Dagster reads these signatures' annotations.
 
 import logging
-from pathlib import Path
 
 import dagster as dg
 import pyarrow as pa
@@ -22,7 +21,7 @@ from docorbit_assets.defs.partitions import SOURCE_PARTITIONS
 from docorbit_assets.defs.resources import DocOrbitResource
 from docorbit_assets.defs.reuse import previous_snapshot
 from docorbit_assets.lib import fetch as lib_fetch
-from docorbit_assets.lib.refresh import includes_unchanged, same_rows
+from docorbit_assets.lib.refresh import unchanged_since
 from docorbit_assets.lib.snapshot import read_parquet, write_parquet
 
 __all__ = ["fetches"]
@@ -60,15 +59,7 @@ def fetches(context: dg.AssetExecutionContext, docorbit: DocOrbitResource, disco
         previous=previous,
     )
     prev = previous_snapshot(docorbit, cfg.name)
-    folder = Path(cfg.resolved_location(registry.project_root))
-    if (
-        prev is not None
-        and all(
-            same_rows(name, mine, prev.table(name))
-            for name, mine in (("discovered", discovered), ("fetches", table))
-        )
-        and (cfg.is_web or not folder.is_dir() or includes_unchanged(prev, folder))
-    ):
+    if prev is not None and unchanged_since(prev, cfg, registry.project_root, discovered, table):
         write_parquet(table, staged)  # the IO manager's file: freshness, next conditional GETs
         context.log.info(f"{cfg.name}: unchanged since snapshot {prev.snapshot}; nothing to redo")
         yield list(emit("fetches", table, cfg.name))[-1]  # the check result, without the output

@@ -15,6 +15,14 @@ immutable, so the reference cannot be half-written by a killed run.
 - ``reuse_table(name, inputs, previous)``: for whole-table stages (extract, postings) — when
   every input table equals the reference's (``fetched_at`` aside), the reference's ``name`` rows
   are the output; ``None`` means "compute it".
+- ``unchanged_since(previous, cfg, project_root, discovered, fetches)``: whether nothing
+  downstream of ``fetches`` can change (configuration, discovery and every fetched row equal the
+  reference's, and a local source's included snippets still give the stored examples). The
+  ``fetches`` asset and ``probe_source`` both decide with it.
+- ``probe_source(home, cfg, project_root, allow_hosts)``: the refresh short cut outside a
+  per-source run — fetch (conditional GETs / file hashes) against the reference's discovery,
+  stage the ``fetches`` rows (freshness, the next conditional GETs) and say whether the source
+  is unchanged (``Probe``). The ``refresh_check`` job runs it for every source in one run.
 
 Rows reused this way are exactly what a cold run computes (the stages are deterministic per
 page), so the snapshot id comes out identical when nothing changed and only a changed page's
@@ -25,6 +33,7 @@ that the assets report as metadata.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -44,12 +53,15 @@ from docorbit_serve.schemas import SCHEMAS
 
 __all__ = [
     "Previous",
+    "Probe",
     "includes_unchanged",
     "fetch_key",
     "normalize_incremental",
+    "probe_source",
     "reuse_table",
     "same_rows",
     "slice_incremental",
+    "unchanged_since",
 ]
 
 _KEY_FIELDS = ("url", "final_url", "ok", "content_type", "error_code", "bytes")
@@ -165,14 +177,82 @@ def _without_time(row: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in row.items() if k != "fetched_at"}
 
 
+# Chunks that may hold an include marker (examples.include_markers: ``{* … *}`` / ``--8<--``).
+_INCLUDE_HINT = re.compile(r"\{\*|8<")
+
+
 def includes_unchanged(previous: Previous, source_root: Path) -> bool:
     """Whether the reference's examples still come out the same: a local source's include
     markers read snippet files that are not fetched documents, so an edited snippet changes
-    ``examples`` while every fetched row stays equal."""
+    ``examples`` while every fetched row stays equal. Only chunks that may hold a marker are
+    re-extracted (the others' examples cannot depend on a file)."""
+    import pyarrow.compute as pc
+
     from docorbit_assets.lib.extract import extract_examples
 
-    fresh = extract_examples(previous.table("chunks"), source_root)
-    return same_rows("examples", fresh, previous.table("examples"))
+    chunks = previous.table("chunks")
+    hinted = pc.match_substring_regex(chunks.column("text"), _INCLUDE_HINT.pattern)
+    subset = chunks.filter(pc.fill_null(hinted, False))
+    if subset.num_rows == 0:
+        return True
+    stored = previous.table("examples")
+    mine = stored.filter(pc.is_in(stored.column("chunk_id"), value_set=subset.column("id")))
+    return same_rows("examples", extract_examples(subset, source_root), mine)
+
+
+def unchanged_since(
+    previous: Previous,
+    cfg: SourceConfig,
+    project_root: Path,
+    discovered: pa.Table,
+    fetches: pa.Table,
+) -> bool:
+    """Whether nothing downstream of ``fetches`` can change (see the module docstring)."""
+    if not all(
+        same_rows(name, mine, previous.table(name))
+        for name, mine in (("discovered", discovered), ("fetches", fetches))
+    ):
+        return False
+    folder = Path(cfg.resolved_location(project_root))
+    return cfg.is_web or not folder.is_dir() or includes_unchanged(previous, folder)
+
+
+@dataclass(frozen=True)
+class Probe:
+    """What ``probe_source`` found for one source."""
+
+    source: str
+    unchanged: bool
+    snapshot: str | None  # the reference snapshot (None: no usable reference)
+    documents: int  # fetched rows staged (0 when nothing was fetched)
+    reason: str  # one line for the run log and the report
+
+
+def probe_source(
+    home: Home, cfg: SourceConfig, project_root: Path, allow_hosts: tuple[str, ...] = ()
+) -> Probe:
+    """Fetch ``cfg`` against its reference's discovery and stage the rows (module docstring).
+
+    Without a reference (never ingested, configuration changed) nothing is fetched: the source
+    needs its full run. Fetch errors propagate (the caller falls back to the full run, which
+    reports them the usual way)."""
+    from docorbit_assets.lib import fetch as lib_fetch
+
+    previous = Previous.load(home, cfg, project_root)
+    if previous is None:
+        return Probe(cfg.name, False, None, 0, "no reference snapshot for this configuration")
+    discovered = lib_snapshot.conform("discovered", previous.table("discovered"))
+    staged = home.staging_file("fetches", cfg.name)
+    before = pq.read_table(staged) if staged.exists() else None  # for conditional GETs
+    fetches = lib_fetch.fetch_source(
+        cfg, discovered, project_root, allow_hosts=allow_hosts, previous=before
+    )
+    lib_snapshot.write_parquet(fetches, staged)
+    if unchanged_since(previous, cfg, project_root, discovered, fetches):
+        why = f"unchanged since snapshot {previous.snapshot}"
+        return Probe(cfg.name, True, previous.snapshot, fetches.num_rows, why)
+    why = f"changed since snapshot {previous.snapshot}"
+    return Probe(cfg.name, False, previous.snapshot, fetches.num_rows, why)
 
 
 def reuse_table(

@@ -42,6 +42,7 @@ def test_registry_refresh_cadences_become_schedules_of_named_jobs(tmp_path: Path
         "ingest_b_c_io",
         "ingest_delta",
         "refresh_all",
+        "refresh_check",
         "publish",
         "freshness_checks",
         "gc",
@@ -101,8 +102,13 @@ def test_cli_runs_are_recorded_under_named_jobs_and_freshness_checks_run(tmp_pat
     with open_instance(home) as instance:
         runs = instance.get_runs()
         names = [r.job_name for r in reversed(runs)]
-        # nothing changed: the refresh keeps the snapshot and starts no publish run
-        assert names == ["ingest_site_docs", "publish", "refresh_all"]
+        # nothing changed: one refresh_check run finds it so; no refresh_all, no publish run
+        assert names == ["ingest_site_docs", "publish", "refresh_check"]
+        (obs,) = [
+            e.asset_observation
+            for e in instance.fetch_observations(dg.AssetKey("fetches"), limit=10).records
+        ]
+        assert obs.partition == "site-docs" and obs.metadata["unchanged"].value is True
         assert all(r.status == dg.DagsterRunStatus.SUCCESS for r in runs)
         check = instance.event_log_storage.get_latest_asset_check_execution_by_key(
             [dg.AssetCheckKey(dg.AssetKey("published"), "fresh_site_docs")]
