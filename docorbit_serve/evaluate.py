@@ -4,8 +4,8 @@ Contract:
   - ``load_queries(path)`` -> query dicts from JSONL lines ``{"id", "query", "library"?, "version"?}``
     (other keys, e.g. gold answers, are ignored); a line without ``id``/``query`` or with bad
     JSON is an ``InputError`` naming the line.
-  - ``run_queries(catalog, queries, *, backend=None, limit=10, hybrid=None)`` -> one dict per
-    query (``hybrid`` as in ``search``),
+  - ``run_queries(catalog, queries, *, backend=None, limit=10, hybrid=None, cfg=None)`` -> one
+    dict per query (``hybrid`` and ``cfg``, the scoring settings, as in ``search``),
     ``{"id", "ranked": [{"path", "heading", "anchor", "breadcrumb"}, ...]}`` in query order
     (the run format of ``score_retrieval.py``). A query whose library filter the index does
     not hold gets an empty ranking rather than stopping the run.
@@ -29,6 +29,7 @@ from typing import Any
 from docorbit_serve.errors import InputError, NotFound
 from docorbit_serve.home import atomic_write_bytes
 from docorbit_serve.search import search
+from docorbit_serve.search.scoring import ScoringConfig
 
 __all__ = [
     "evaluate_file",
@@ -66,8 +67,10 @@ def run_queries(
     backend: str | None = None,
     limit: int = 10,
     hybrid: bool | None = None,
+    cfg: ScoringConfig | None = None,
 ) -> list[dict[str, Any]]:
     rows = []
+    kw: dict[str, Any] = {"cfg": cfg} if cfg is not None else {}
     for q in queries:
         try:
             res = search(
@@ -78,6 +81,7 @@ def run_queries(
                 limit=limit,
                 backend=backend,
                 hybrid=hybrid,
+                **kw,
             )
             hits = res.hits
         except NotFound:
@@ -103,9 +107,11 @@ def evaluate_file(
     backend: str | None = None,
     limit: int = 10,
     hybrid: bool | None = None,
+    cfg: ScoringConfig | None = None,
 ) -> Path:
     queries = load_queries(queries_path)
-    write_run(run_queries(catalog, queries, backend=backend, limit=limit, hybrid=hybrid), run_path)
+    rows = run_queries(catalog, queries, backend=backend, limit=limit, hybrid=hybrid, cfg=cfg)
+    write_run(rows, run_path)
     return Path(run_path)
 
 

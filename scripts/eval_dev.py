@@ -53,6 +53,7 @@ from docorbit_serve.evaluate import evaluate_file  # noqa: E402
 from docorbit_serve.home import Home, atomic_write_json  # noqa: E402
 from docorbit_serve.registry import SourceConfig  # noqa: E402
 from docorbit_serve.schemas import PER_SOURCE_TABLES, SCHEMA_VERSION, empty_table, stable_id  # noqa: E402
+from docorbit_serve.search.scoring import ScoringConfig  # noqa: E402
 
 DOC_SETS = {
     "fastapi": "docs/fastapi/docs/en/docs",
@@ -306,7 +307,15 @@ def main(argv: list[str] | None = None) -> int:
         help="fuse with dense vectors (built into the home if absent; the README's headline "
         "configuration); --no-hybrid scores lexical search",
     )
+    ap.add_argument(
+        "--dense-stage",
+        choices=("rrf", "rerank"),
+        default="rrf",
+        help="with hybrid: rrf fuses the dense top 50 into the lexical list (hybrid.fuse); "
+        "rerank re-scores the lexical top 30 with the dense model (rerank.rescore)",
+    )
     args = ap.parse_args(argv)
+    cfg = ScoringConfig.from_mapping({"dense_stage": args.dense_stage})
 
     data = data_dir()
     default_queries = {
@@ -337,10 +346,10 @@ def main(argv: list[str] | None = None) -> int:
         for backend in [b.strip() for b in args.backend.split(",") if b.strip()]:
             run = out / f"run-{backend}.jsonl"
             t0 = time.perf_counter()
-            evaluate_file(catalog, queries, run, backend=backend, hybrid=args.hybrid)
+            evaluate_file(catalog, queries, run, backend=backend, hybrid=args.hybrid, cfg=cfg)
             took = time.perf_counter() - t0
             summary = out / f"summary-{backend}.json"
-            mode = "+dense (hybrid)" if args.hybrid else ""
+            mode = f"+dense ({args.dense_stage})" if args.hybrid else ""
             print(f"== backend {backend}{mode} ({took:.2f} s for the query set)")
             print(score(run, queries, scorer, summary))
             print(per_library(summary.with_suffix(".per-query.jsonl")))

@@ -40,7 +40,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import duckdb
@@ -51,7 +51,10 @@ from docorbit_serve.models.core import Hit
 from docorbit_serve.search import bm25, fts
 from docorbit_serve.search.deadline import Deadline
 from docorbit_serve.search.query import understand
-from docorbit_serve.search.scoring import SCORING, ScoringConfig, rerank
+from docorbit_serve.search.scoring import SCORING, ScoringConfig
+
+# Not ``rerank``: that name is the second-stage submodule (``search.rerank``) once imported.
+from docorbit_serve.search.scoring import rerank as rerank_lexical
 from docorbit_serve.search.sqlfiles import sql
 
 __all__ = [
@@ -79,6 +82,8 @@ class SearchResult:
     truncated: bool
     elapsed_ms: float
     hybrid: bool = False
+    # One-line notices, e.g. a second stage skipped for lack of time (shown by the faces).
+    notices: list[str] = field(default_factory=list)
 
     @property
     def ranking(self) -> str:
@@ -213,6 +218,33 @@ def _view(catalog: Any, hybrid: bool | None) -> tuple[duckdb.DuckDBPyConnection,
     return cur, vectors
 
 
+def _dense_stage(
+    cur: duckdb.DuckDBPyConnection,
+    vectors: Any,
+    query: str,
+    ranked: list[dict[str, Any]],
+    scope: tuple[str | None, str | None],
+    cfg: ScoringConfig,
+    deadline: Deadline,
+) -> tuple[list[dict[str, Any]], str | None]:
+    """The publication's dense stage (``cfg.dense_stage``): RRF fusion or the re-scorer."""
+    if cfg.dense_stage == "rerank":
+        from docorbit_serve.search.rerank import rescore  # numpy only with vectors
+
+        res = rescore(ranked, vectors, query, cfg=cfg, deadline=deadline)
+        return res.rows, res.notice
+    if cfg.dense_stage != "rrf":
+        raise UsageError(
+            f"unknown dense stage {cfg.dense_stage!r}; choose rrf or rerank",
+            detail={"dense_stage": cfg.dense_stage, "known": ["rerank", "rrf"]},
+        )
+    from docorbit_serve.search.hybrid import fuse  # numpy only when hybrid
+
+    library, version = scope
+    fused = fuse(cur, vectors, query, ranked, library=library, version=version, cfg=cfg)
+    return _one_per_section(fused), None
+
+
 def _validate(query: Any, limit: Any, offset: Any, backend: str | None) -> str:
     if not isinstance(query, str) or not query.strip():
         raise UsageError("the search query is empty; pass some words to search for")
@@ -248,6 +280,7 @@ def search(
     window_end = min(offset + limit, MAX_RESULTS)
     cut = offset + limit > MAX_RESULTS
     deadline = Deadline(time_limit_s)  # one deadline for every step, understanding included
+    notices: list[str] = []
     q = understand(query, cfg)
     deadline.check("query understanding")
     cur, vectors = _view(catalog, hybrid)
@@ -263,14 +296,13 @@ def search(
             if cfg.needs_text:
                 texts = _rows(cur, [c["cid"] for c in cands])
                 cands = [{**texts[c["cid"]], **c} for c in cands if c["cid"] in texts]
-            ranked = _one_per_section(rerank(cands, q, cfg))
+            ranked = _one_per_section(rerank_lexical(cands, q, cfg))
             deadline.check("re-ranking")
             if vectors is not None:
-                from docorbit_serve.search.hybrid import fuse  # numpy only when hybrid
-
-                ranked = _one_per_section(
-                    fuse(cur, vectors, query, ranked, library=library, version=version, cfg=cfg)
+                ranked, notice = _dense_stage(
+                    cur, vectors, query, ranked, (library, version), cfg, deadline
                 )
+                notices += [notice] if notice else []
                 deadline.check("dense ranking")
             window = ranked[offset:window_end]
             rows = _rows(cur, [c["cid"] for c in window])
@@ -289,4 +321,5 @@ def search(
         truncated=truncated,
         elapsed_ms=round((time.perf_counter() - t0) * 1000, 3),
         hybrid=vectors is not None,
+        notices=notices,
     )

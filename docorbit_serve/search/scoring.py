@@ -96,6 +96,12 @@ class ScoringConfig:
     # weights, nothing fitted (docs/retrieval.md).
     rrf_k: int = 60
     hybrid_depth: int = 50
+    # The dense stage of a publication with vectors: "rrf" (hybrid.fuse) or "rerank" (re-score
+    # the lexical top rerank_depth, rerank.rescore; docs/retrieval.md "Second stage").
+    dense_stage: str = "rrf"
+    rerank_depth: int = 30
+    rerank_lexical_weight: float = 0.7
+    rerank_keep_margin: float = 0.2
 
     @property
     def needs_text(self) -> bool:
