@@ -30,13 +30,11 @@ from typing import Any
 from urllib.parse import quote
 
 from docorbit_serve.errors import DocOrbitError
-from docorbit_serve.settings import ENV_VARS, Environment
+from docorbit_serve.settings import Environment
 
 __all__ = ["IDENTIFIER", "Resolution", "UrlCandidate", "resolve_identifier"]
 
 IDENTIFIER = re.compile(r"^(@[a-z0-9][\w.-]*/)?[A-Za-z0-9][A-Za-z0-9._-]{0,213}$")
-DEFAULT_PYPI = ENV_VARS["DOCORBIT_PYPI_URL"].default
-DEFAULT_NPM = ENV_VARS["DOCORBIT_NPM_URL"].default
 _GITHUB = re.compile(r"^https?://(www\.)?github\.com/[^/]+/[^/]+", re.I)
 
 

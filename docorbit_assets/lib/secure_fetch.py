@@ -549,7 +549,7 @@ class SecureFetcher:
                     )
             self._polite(target)
             try:
-                resp = self._request(target, headers, cap, truncate, deadline, hop, url)
+                resp = self._request(target, headers, cap, truncate, deadline, hop)
             except BlockedURL as e:
                 if hop:
                     e.detail.update(hop=hop, from_url=url)
@@ -626,7 +626,6 @@ class SecureFetcher:
         truncate: bool,
         deadline: float,
         hop: int,
-        first_url: str,
     ) -> _Response:
         url = str(target.url)
         host_header = target.url.netloc.decode("ascii")
