@@ -372,7 +372,8 @@ def _structural_findings(
     seen: set[str] = set()
     raw = _View(text, "raw", "", False)  # the visible view folds Cyrillic/Greek to Latin
     rest = views[1:] if views and views[0].text == text else views
-    for view in [raw, *rest, *titles]:
+    rest = [v for v in rest if v.carrier != "markdown link title"]  # ``titles`` cover them
+    for view in [raw, *rest, *titles[:MAX_TITLE_CARRIERS]]:
         if view.carrier in ("rot13", "leetspeak"):
             continue
         paragraphs = [(0, view.text)] if view.hidden else _paragraphs(view.text)
@@ -403,7 +404,54 @@ def _structural_findings(
             out.append(_finding(kind, rank, f"{verdict.why}: {evidence}", location))
             if len(out) >= MAX_FINDINGS_PER_VIEW:
                 return out
+    out.extend(_window_findings(text, titles, best))
+    return out[:MAX_FINDINGS_PER_VIEW]
+
+
+MAX_TITLE_CARRIERS = 1_000
+"""Link/reference titles judged one by one per text (all of them are also read together)."""
+WINDOW_LEAD_CHARS = 240
+"""A paragraph this short is read together with the next one (a split instruction)."""
+MAX_WINDOWS = 2_000
+"""Windows judged per text: bounds the extra cost on a page of many short paragraphs."""
+
+
+def _window_findings(text: str, titles: list[_View], best: dict[str, int]) -> list[dict[str, str]]:
+    """Instructions split over places: a short paragraph read with the paragraph after it (an
+    address to an AI in one, the order in the next), and all Markdown titles of the text read
+    as one carrier. A window is reported only when it is high and no paragraph inside it was."""
+    out: list[dict[str, str]] = []
+    paragraphs = _paragraphs(text)
+    windows = [
+        (a, b + len(q), (p, q), "paragraphs read together")
+        for (a, p), (b, q) in zip(paragraphs, paragraphs[1:], strict=False)
+        if len(p) <= WINDOW_LEAD_CHARS
+    ][:MAX_WINDOWS]
+    spans = [text_span(v.location) for v in titles]
+    if len(titles) >= 2 and spans[0] and spans[-1]:
+        joined = "\n".join(v.text for v in titles)
+        windows.append((spans[0][0], spans[-1][1], (joined, ""), "link titles read together"))
+    for start, end, (lead, follow), carrier in windows:
+        location = f"text[{start}:{end}]"
+        if max((r for loc, r in best.items() if _inside(loc, start, end)), default=0) >= 3:
+            continue
+        if follow:
+            verdict = injection_structure.assess_pair(lead, follow)
+            body = f"{lead}\n\n{follow}"
+        else:
+            verdict, body = injection_structure.assess(lead, hidden=False), lead
+        if verdict is None or verdict.rank < 3:
+            continue
+        best[location] = 3
+        snippet = _evidence(body[max(0, verdict.start - 80) : verdict.end + 160])
+        evidence = f"{verdict.why}: {carrier}: {snippet}"
+        out.append(_finding("prompt_injection_suspected", 3, evidence, location))
     return out
+
+
+def _inside(location: str, start: int, end: int) -> bool:
+    span = text_span(location)
+    return span is not None and start <= span[0] and span[1] <= end
 
 
 def _not_scanned(what: str, size: int) -> dict[str, str]:

@@ -53,8 +53,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
-__all__ = ["Verdict", "assess", "carriers"]
+__all__ = ["Verdict", "assess", "assess_pair", "carriers"]
 
 _I = re.IGNORECASE | re.MULTILINE
 
@@ -82,7 +83,14 @@ _ROLE_ML = (
     r"modèles?(?:\s+de\s+langage)?|modelos?(?:\s+de\s+lenguaje)?|modell[oia]?\w*|modelu|KI|"
     r"KI-\w+|Sprachmodell\w*|Assistenten?|ИИ|ИИ-\w+|ассистент\w*|нейросет\w*|помощник\w*|"
     r"модел\w*|агент\w*|asystent\w*|sztuczn\w+\s+inteligencj\w*|yapay\s+zek[aâ]\w*|"
-    r"asistan\w*|trợ\s+lý|mô\s+hình)\b|"
+    r"asistan\w*|trợ\s+lý|mô\s+hình|asisten|kecerdasan\s+buatan|model\s+bahasa|msaidizi|"
+    r"akili\s+bandia|assistent\w*|språkmodell\w*|sprogmodel\w*|taalmodel\w*|avustaja\w*|"
+    r"tekoäly\w*|kielimalli\w*|asszisztens\w*|mesterséges\s+intelligencia\w*|nyelvi\s+modell\w*|"
+    r"asistent\w*|jazykov\w+\s+model\w*|uměl\w+\s+inteligenc\w*|inteligen[țt]\w*\s+artificial\w*|"
+    r"ШІ|ШІ-\w+|асистент\w*|помічник\w*|мовн\w+\s+модел\w*|βοηθ\w*|τεχνητ\w*\s+νοημοσύν\w*|"
+    r"γλωσσικ\w*\s+μοντέλ\w*|μοντέλ\w*|katulong|sahayak)\b|"
+    r"دستیار|هوش\s+مصنوعی|مدل\s+زبانی|معاون|مصنوعی\s+ذہانت|ผู้ช่วย|ปัญญาประดิษฐ์|โมเดลภาษา|"
+    r"সহকারী|কৃত্রিম\s+বুদ্ধিমত্তা|உதவியாளர்|செயற்கை\s+நுண்ணறிவு|"
     r"نموذج|للنموذج|مساعد|الذكاء\s+الاصطناعي|ذكاء\s+اصطناعي|وكيل|עוזר|בינה\s+מלאכותית|"
     r"מודל|एआई|सहायक|मॉडल|आर्टिफिशियल|アシスタント|エージェント|言語モデル|人工知能|AIモデル|"
     r"어시스턴트|에이전트|인공지능|언어\s*모델|助手|助理|智能体|智能體|人工智能|大模型|语言模型|"
@@ -129,8 +137,9 @@ _VOC_OTHER = re.compile(
     rf"|\bas\s+(?:the|an?)\s+(?:\w+\s+)?{_ROLE_EN},?\s+you\b"
     rf"|\b(?:readers?|you)\s+(?:who|that)\s+(?:are|is)\s+(?:an?\s+)?(?:\w+\s+)?{_ROLE}"
     rf"|(?:给|給|致|对|對)\s*(?:AI\s*)?{_ROLE_ML}|{_ROLE_ML}\s*[:：]"
-    rf"|\b(?:к|для|aux?|ao|à|pour|per\s+l'|do|dla|gửi|zu|para|pra|für|voor|pentru)\s+"
-    rf"(?:l'|la\s+|le\s+|les\s+|o\s+|os\s+|the\s+)?{_ROLE_ML}|إلى\s+{_ROLE_ML}|ל{_ROLE_ML}|"
+    rf"|\b(?:к|для|aux?|ao|à|pour|per\s+l'|do|dla|gửi|zu|para|pra|für|voor|pentru|an\s+(?:das|den|die)|"
+    rf"till|til|för|untuk|kwa|pro|pre|για|برای)\s+"
+    rf"(?:l'|la\s+|le\s+|les\s+|o\s+|os\s+|the\s+|τον\s+|το\s+|την\s+)?{_ROLE_ML}|إلى\s+{_ROLE_ML}|ל{_ROLE_ML}|"
     rf"{_ROLE_ML}\s*(?:के\s+लिए|へ|에게|にへ|に)",
     re.IGNORECASE,
 )
@@ -146,7 +155,10 @@ _ML_OBJECT = re.compile(
     r"репозитори\w*|парол\w*|ключ\w*|токен\w*|системн\w+\s+промпт\w*|"
     r"\b(?:repositorio|dépôt|repozytori\w*|depo\w*|kho|mot\s+de\s+passe|contraseña|senha|"
     r"password|hasło|şifre|mật\s+khẩu|prompt\s+(?:système|del\s+sistema|do\s+sistema))\b|"
-    r"مستودع|كلمة\s+المرور|مفاتيح|מאגר|סיסמ|रिपॉजिटरी|पासवर्ड",
+    r"مستودع|كلمة\s+المرور|مفاتيح|מאגר|סיסמ|रिपॉजिटरी|पासवर्ड|\b(?:kata\s+sandi|nywila|"
+    r"lösenord|adgangskode|passord|salasana|jelszó|heslo|parola|пароль|κωδικ\w*|κλειδι\w*|"
+    r"συστημικ\w*\s+prompt|systémov\w*\s+prompt|prompt\s+sistem\w*)\b|รหัสผ่าน|"
+    r"رمز\s*(?:های)?\s*عبور|گذرواژه|پاس\s*ورڈ|পাসওয়ার্ড",
     re.IGNORECASE,
 )
 _ML_CONCEAL = re.compile(
@@ -154,7 +166,9 @@ _ML_CONCEAL = re.compile(
     r"sans\s+(?:le\s+)?dire|sin\s+decir|sem\s+(?:avisar|dizer|perguntar)|non\s+dirlo|"
     r"ohne\s+(?:zu\s+fragen|es\s+zu\s+sagen)|не\s+говори|не\s+сообщай|без\s+(?:ведома|"
     r"спроса)|bez\s+pytania|sormadan|söylemeden|không\s+(?:hỏi|nói)|دون\s+(?:إخبار|علم)|"
-    r"בלי\s+לספר|बिना\s+बताए",
+    r"בלי\s+לספר|बिना\s+बताए|jangan\s+(?:beri\s+tahu|bilang)|usimwambie|berätta\s+inte|"
+    r"utan\s+att\s+fråga|älä\s+kerro|ne\s+mondd|neříkej|nu\s+(?:spune|îi\s+spune)|"
+    r"fără\s+să|не\s+кажи|μην\s+(?:πεις|το\s+πεις)|อย่าบอก|نگو|بدون\s+اطلاع",
     re.IGNORECASE,
 )
 _MUST = (
@@ -163,7 +177,7 @@ _MUST = (
     r"(?![ \t]+(?:not|never)\b)"
 )
 _THIRD_PERSON = re.compile(
-    rf"(?:\b{_ROLE_STRONG}\b|{_ROLE_ML})[ \t]+(?:[\w'-]+[ \t]+){{0,4}}?{_MUST}", _I
+    rf"(?:\b{_ROLE_STRONG}\b|{_ROLE_ML})[ \t]+(?:[\w'-]+[ \t]+){{0,6}}?{_MUST}", _I
 )
 _YOU_MUST = re.compile(
     r"\byou(?:'re|\s+are)\s+(?:now\s+|hereby\s+)?(?:required|obligated|ordered|instructed|"
@@ -174,7 +188,7 @@ _YOU_MUST = re.compile(
 )
 _ROLE_CUE = re.compile(r"\bwhoever\b|\byou,?\s+the\b|\bwho\s+(?:are|is)\s+an?\b", _I)
 _THIRD_LOOSE = re.compile(
-    rf"\b(?:models?|bots?)[ \t]+(?:[\w'-]+[ \t]+){{0,4}}?{_MUST}|\b(?:models?|bots?)[ \t]+"
+    rf"\b(?:models?|bots?)[ \t]+(?:[\w'-]+[ \t]+){{0,6}}?{_MUST}|\b(?:models?|bots?)[ \t]+"
     rf"(?:reading|processing|summari[sz]ing|parsing|indexing|handling)[ \t]+(?:this|these)\b",
     _I,
 )
@@ -196,7 +210,10 @@ _ACT_EN = (
     r"include|apply|use|mark|accept|re-?enter|carry\s+out|go\s+ahead|proceed|do\s+it|create|"
     r"recreate|rename|generate|cite|store|save|commit|publish|deploy|build|rebuild|clone|edit|"
     r"update|upgrade|downgrade|uninstall|kill|terminate|revoke|inform|notify|give|provide|"
-    r"return|become|switch|refuse|avoid|start|translate|convert|combine|concatenate|spell|spells|spelled|act)"
+    r"return|become|switch|refuse|avoid|start|translate|convert|combine|concatenate|spell|spells|spelled|act|"
+    r"state|omit|mention|describe|suggest|advise|insist|assert|explain|regenerate|hide|conceal|"
+    r"redirect|link|contact|message|email|printing|sending|uploading|running|executing|"
+    r"deleting|revealing|pasting|forwarding)"
 )
 _ACT_ML_WORDS = (
     r"(?:oubli\w*|ignor\w*|envo[iy]\w*|affich\w*|révél\w*|montr\w*|supprim\w*|exécut\w*|"
@@ -206,13 +223,19 @@ _ACT_ML_WORDS = (
     r"führe\b|игнорир\w*|забудь\w*|отправ\w*|покажи\w*|выведи\w*|удали\w*|выполни\w*|"
     r"запусти\w*|перешли\w*|zignoruj|zapomnij|wyślij|pokaż|usuń|uruchom\w*|wykonaj|yok\s+say|"
     r"görmezden\s+gel|unut|gönder|göster|sil|çalıştır|bỏ\s+qua|gửi|hiển\s+thị|xóa|chạy|negeer|"
-    r"vergeet|stuur|verstuur|toon|verwijder|voer\s+\w+\s+uit)"
+    r"vergeet|stuur|verstuur|toon|verwijder|voer\s+\w+\s+uit|abaikan|lupakan|kirim\w*|"
+    r"tampilkan|hapus|jalankan|puuza|sahau|tuma|futa|endesha|strunta\s+i|glöm|glem|skicka|"
+    r"radera|kör|slet|ohita|unohda|lähetä|poista|suorita|hagyd\s+figyelmen|felejtsd|küldd|töröld|"
+    r"futtasd|zapomeň|zabudni|pošli|smaž|vymaž|spusť|vypiš|uită|trimite|șterge|rulează|afișează|"
+    r"ігноруй|забудь|надішли|видали|виконай|запусти|покажи|αγνόησε|ξέχασε|στείλε|διάγραψε|"
+    r"εκτέλεσε|εμφάνισε|huwag\s+pansinin|kalimutan|ipadala|burahin)"
 )
 _ACT_ML_SCRIPT = (
     r"(?:تجاهل|أرسل|ارسل|اعرض|احذف|نفذ|شغل|התעלם|שלח|מחק|הצג|הרץ|अनदेखा|नज़रअंदाज़|नजरअंदाज|भेजें|भेजो|"
     r"दिखाएं|हटाएं|चलाएं|無視|出力|送信|表示|削除|実行|忽略|忽視|忽视|无视|發送|发送|执行|執行|删除|"
     r"刪除|输出|輸出|显示|顯示|上传|上傳|泄露|무시|보내|출력|삭제|실행|전송|업로드|送って|消して|"
-    r"アップロード)"
+    r"アップロード|อย่าสนใจ|เพิกเฉย|ลืม|ส่ง|ลบ|รัน|نادیده\s+بگیر|فراموش\s+کن|بفرست|ارسال\s+کن|"
+    r"حذف\s+کن|اجرا\s+کن|نظرانداز|بھیج|উপেক্ষা|পাঠাও|মুছে)"
 )
 _ACT_ML = rf"(?:\b{_ACT_ML_WORDS}\b|{_ACT_ML_SCRIPT})"
 _ACT = re.compile(rf"\b{_ACT_EN}\b(?![\"']\s*:)|{_ACT_ML}", _I)
@@ -236,7 +259,10 @@ _OVERRIDE = re.compile(
     r"constraints?|guidelines?|polic(?:y|ies)|requests?|question|prompt|restrictions?|"
     r"directions?|settings?)\b|\b(?:oubli\w*|ignor(?:ez|e|a|iere|es)|olvid\w*|desconsider\w*|"
     r"esqueç\w*|dimentic\w*|vergiss|игнорир\w*|забудь\w*|zignoruj|zapomnij|yok\s+say|"
-    r"görmezden\s+gel|unut|bỏ\s+qua|negeer|vergeet)\b|تجاهل|התעלם|अनदेखा|नज़रअंदाज़|नजरअंदाज|無視|忽略|忽視|"
+    r"görmezden\s+gel|unut|bỏ\s+qua|negeer|vergeet|abaikan|lupakan|puuza|sahau|strunta\s+i|"
+    r"ignorera|glöm|ohita|unohda|hagyd\s+figyelmen|felejtsd|zapomeň|zabudni|uită|ігноруй|"
+    r"αγνόησε|ξέχασε|huwag\s+pansinin|kalimutan)\b|อย่าสนใจ|เพิกเฉย|نادیده\s+بگیر|"
+    r"فراموش\s+کن|نظرانداز|উপেক্ষা|تجاهل|התעלם|अनदेखा|नज़रअंदाज़|नजरअंदाज|無視|忽略|忽視|"
     r"忽视|无视|무시",
     _I,
 )
@@ -282,7 +308,7 @@ _WEAKEN = (
     r"scanning|linting|audit\w*|monitoring|alerts?)"
 )
 _DESTROY = (
-    r"(?:delete|remove|wipe|erase|drop|destroy|overwrite|rotate)\s+(?:\w+\s+){0,4}?(?:repo\w*|"
+    r"(?:delete|remove|wipe|erase|drop|destroy|overwrite|rotate)\s+(?:\w+\s+){0,4}?[`'\"]?(?:repo\w*|"
     r"database|folder|directory|project|files?|branch|keys?|tests?|\.git|production|everything|"
     r"all|history|\.bashrc|lockfile|backups?)"
 )
@@ -323,7 +349,8 @@ _TOOL_SHAPED = re.compile(
     r"[\"'][^\"'\n]{1,60}[\"']\s*,\s*[\"'](?:result|output|response|content)[\"']\s*:|"
     r"</?\s*(?:function_results?|tool_results?|tool_response|tool_outputs?|function_response|"
     r"function_output|observation|search_results?)\b|\[\s*/?\s*tool[_\s-]?(?:output|result|"
-    r"response)\b|^\s*(?:tool|function)\s+(?:response|result|output)\b|^\s*Observation\s*:|"
+    r"response)\b|^[\s>*_#]*(?:tool|function)\s+(?:response|result|output)\b|"
+    r"^[\s>*_]*(?:Observation|Thought)\s*:|"
     r"[\"']jsonrpc[\"']\s*:|[\"']type[\"']\s*:\s*[\"'](?:tool_result|tool_response|tool|"
     r"function_call_output|function_result|tool_output)[\"']",
     _I,
@@ -356,7 +383,15 @@ _PREAPPROVED = re.compile(
     r"informed|confirmed\s+to)\s+(?:you|us|me)\b[^.;\n]{0,40}?\b(?:fine|ok|okay|allowed|"
     r"alright|acceptable|permitted|good\s+to\s+go|approved)\b|"
     r"(?:gave|given)\s+(?:you\s+)?(?:their\s+|his\s+|her\s+)?(?:consent|permission|approval|"
-    r"the\s+go-ahead)|(?:confirmation|approval|consent)\s+is\s+not\s+(?:needed|required)",
+    r"the\s+go-ahead)|(?:confirmation|approval|consent)\s+is\s+not\s+(?:needed|required)|"
+    r"\b(?:granted|gave|given|provided|recorded|logged)\s+(?:\w+\s+){0,2}?(?:consent|permission|"
+    r"approval|authori[sz]ation|sign-?off|go-ahead)|\b(?:on|of)\s+record\b|\bon\s+file\b|"
+    r"(?:permission|consent|approval|authori[sz]ation|sign-?off|go-ahead)\b(?:[^.;\n]|\.(?=\S))"
+    r"{0,80}?\b(?:was|"
+    r"were|has\s+been|have\s+been)\s+(?:already\s+)?(?:granted|given|recorded|logged|obtained|"
+    r"confirmed|received|provided)|\b(?:approved|authori[sz]ed|confirmed|okayed|permitted|allowed|"
+    r"cleared|signed\s+off|requested)\s+by\s+(?:the|your|this|our)\s+(?:\w+\s+)?(?:user|owner|"
+    r"operator|human|developer|maintainer|admin\w*|customer|team|person)",
     _I,
 )
 _PERMISSION = re.compile(
@@ -366,7 +401,9 @@ _PERMISSION = re.compile(
     r"(?:confirmation|approval|review|prompt)|without\s+(?:asking|checking|confirmation|a\s+"
     r"prompt|prompting)|don'?t\s+(?:ask|bring\s+it\s+up|mention)|permitted\s+you|so\s+\w+|"
     r"\b(?:is|are)\s+(?:\w+\s+)?(?:approved|allowed|permitted|authori[sz]ed|sanctioned)\b|"
-    r"\b(?:fine|ok|okay|alright|acceptable)\s+(?:for\s+you\s+)?to\s+\w+",
+    r"\b(?:fine|ok|okay|alright|acceptable)\s+(?:for\s+you\s+)?to\s+\w+|feel\s+free|"
+    r"\b(?:agents?|assistants?|models?|AI|bots?|tools?|LLMs?)\s+(?:can|may)\b|"
+    r"you(?:'re|\s+are)\s+cleared|no\s+need\s+to",
     _I,
 )
 _AUTHORITY = re.compile(
@@ -394,7 +431,7 @@ _AUTHORITY_STRONG = re.compile(
     r"^\s*\[?\s*system(?:\s+\w+)?\s*\]?\s*:|\[\s*system\b|<\s*system\s*>|"
     r"\bpriority\s+(?:update|directive|override|instruction)|^\s*\[\s*(?:admin\w*|root|operator|"
     r"security|official|priority|important|urgent|mandatory|compliance|policy|vendor)\b[^\]\n]"
-    r"{0,30}\]|\b(?:supersedes?|overrides?|takes?\s+precedence\s+over|outranks?)\s+(?:\w+\s+)"
+    r"{0,30}\]|\b(?:supersedes|overrides|takes?\s+precedence\s+over|outranks?)\s+(?:\w+\s+)"
     r"{0,3}?(?:instructions?|requests?|prompts?|rules?)|"
     r"\b(?:system|admin\w*|security|priority|emergency|root)\s+override\b",
     _I,
@@ -410,6 +447,9 @@ _ACROSTIC = re.compile(
     r"opens?))\s+(?:each|every|all|these|those|the|this)\s+"
     r"(?:\w+\s+){0,2}?(?:lines?|sentences?|rows?|bullets?|bullet\s+points?|paragraphs?|items?|"
     r"words?|columns?|steps?|entries|headings?|sections?|cells?|blocks?|points?)\b|"
+    r"\b(?:first|last|initial|capital|opening|final|leading|bold(?:ed)?|starting)\s+(?:\w+\s+)?"
+    r"(?:words?|letters?|characters?)\b|\bcolumn\s+(?:one|two|1|2|a|b)\b|"
+    r"\bread\s+(?:from\s+)?(?:top\s+to\s+bottom|bottom\s+to\s+top|downwards?)\b|"
     r"\bacrostic|\breading\s+down\s+the\s+(?:first|left|initial)\s+column|"
     r"\bletter\s+(?:one|1)\s+of\s+each|\b(?:first|initial)\s+letters?\s+of|"
     r"\bcapital\s+letters\s+of\s+this|\bevery\s+(?:second|other|third|fourth|\d+(?:st|nd|rd|th))"
@@ -421,7 +461,7 @@ _ACROSTIC_DO = re.compile(
     r"perform|act\s+on|run|your\s+(?:real\s+|actual\s+|true\s+)?task|instructions?|command|"
     r"meant\s+for\s+you|concatenate|decode|what\s+(?:the\s+|you\s+)?(?:\w+\s+)?(?:should|"
     r"must|needs?\s+to|has\s+to|have\s+to)\s+do|do\s+next|spells?|spelled|order|"
-    r"directive|combine)\b",
+    r"directive|combine|task|orders?|what\s+it\s+says|as\s+it\s+says)\b",
     _I,
 )
 _ERROR = re.compile(
@@ -450,15 +490,22 @@ _DISCUSSION = re.compile(
 )
 
 
+@lru_cache(maxsize=4096)
 def assess(text: str, *, hidden: bool = False) -> Verdict | None:
-    """The strongest structural finding in one paragraph or carrier (see module docstring)."""
+    """The strongest structural finding in one paragraph or carrier (see module docstring).
+    Cached: a page repeats its navigation links and their titles."""
     best: Verdict | None = None
     for offset, block in _blocks(text):
         found = _judge(block, hidden) if len(block) >= 12 else None
         if found is None:
             continue
         rank, why, m = found
-        if rank == 3 and not hidden and _DISCUSSION.search(block) and not _vocative(block):
+        if (
+            rank == 3
+            and not hidden
+            and _DISCUSSION.search(block)
+            and not _vocative(_masked_mentions(block))
+        ):
             rank = 2
             why += " (in prose that discusses attacks)"
         if best is None or rank > best.rank:
@@ -466,6 +513,32 @@ def assess(text: str, *, hidden: bool = False) -> Verdict | None:
             if rank == 3:
                 break
     return best
+
+
+_SPLIT_LEAD_CHARS = 160
+
+
+def assess_pair(lead: str, follow: str) -> Verdict | None:
+    """Two consecutive paragraphs read as one (``lead + "\\n\\n" + follow``; offsets into that):
+    the joined text judged by ``assess``, or a split instruction: a short ``lead`` that names an
+    AI (an address such as "A word for the language model.") followed by a directive that does
+    something sensitive (a concrete secret, an override, concealment, a dangerous command,
+    sending data out, weakening a defence, destroying data)."""
+    joined = f"{lead}\n\n{follow}"
+    verdict = assess(joined)
+    if verdict is not None and verdict.rank == 3:
+        return verdict
+    if len(lead) > _SPLIT_LEAD_CHARS or _DISCUSSION.search(joined):
+        return verdict
+    role = _ROLE_ANY.search(lead) or _WHO_LOOSE.search(lead)
+    if role is None:
+        return verdict
+    directive = _IMPERATIVE.search(follow) or _MODAL.search(follow) or _ML_DIRECTIVE.search(follow)
+    if directive and _SPLIT_PAYLOAD.search(follow):
+        return Verdict(
+            3, "addressed to an AI with an instruction (split)", role.start(), role.end()
+        )
+    return verdict
 
 
 _ITEM = re.compile(r"\n(?=[ \t]*(?:[-*+]|\d{1,3}[.)])[ \t])")
@@ -483,23 +556,87 @@ def _blocks(text: str) -> list[tuple[int, str]]:
     return out
 
 
+_CONCRETE = (
+    r"~/\.ssh|\bid_(?:rsa|ed25519|ecdsa)\b|(?<![\w.])\.env\b|~/\.aws|\.git-credentials|"
+    r"system\s+prompt|private\s+keys?|/etc/(?:passwd|shadow)|recovery\s+codes|seed\s+phrase"
+)
+_PAYLOAD = re.compile(
+    rf"{_CONCRETE}|{_OVERRIDE.pattern}|{_CONCEAL.pattern}|{_ML_CONCEAL.pattern}|{_ML_OBJECT.pattern}",
+    re.IGNORECASE,
+)
+"""What makes an address to an AI an instruction even without a known verb: a concrete secret,
+an override of instructions, concealment from the user (any language of the lexicon)."""
+_SPLIT_PAYLOAD = re.compile(
+    rf"{_PAYLOAD.pattern}|{_DANGER}|{_EXFIL}|{_WEAKEN}|{_DESTROY}", re.IGNORECASE
+)
+
+
+_WHO_LOOSE = re.compile(rf"\b{_SOFT}\s+(?:\w+\s+)?(?:models?|bots?)\b", re.IGNORECASE)
+
+_STRONG_RISK = re.compile(
+    rf"{_LEAK.pattern}|{_DANGER}|{_WEAKEN}|{_DESTROY}|{_EXFIL}|{_OVERRIDE.pattern}|"
+    rf"{_CONCEAL.pattern}|{_ML_CONCEAL.pattern}",
+    re.IGNORECASE,
+)
+"""An action, not a mere mention: leaking a secret, a dangerous command, weakening a defence,
+destroying data, sending data out, overriding instructions, hiding something from the user."""
+_ACTION_RISK = re.compile(
+    rf"{_LEAK.pattern}|{_DANGER}|{_WEAKEN}|{_DESTROY}|{_EXFIL}|{_CONCEAL.pattern}", re.IGNORECASE
+)
+"""``_STRONG_RISK`` without overrides (an authority claim's own wording often says override)."""
+_LOOSE_WORD = re.compile(r"\b(?:models?|bots?)\b", re.I)
+_INTENT = re.compile(r"\bI\s+(?:will|shall|am\s+going\s+to|must|should|'ll)\b|\bI'll\b", re.I)
+_CLAUSE_END = re.compile(r"[.;!?](?=\s|$)|\n|[。！？]")
+_LABEL = re.compile(r"^[ \t>*_#\[]*[^\n:：]{3,100}[:：]", re.M)
+_MENTION = re.compile(r"(?<=\S[ \t])(?:\"[^\"\n]{8,400}\"|“[^”\n]{8,400}”|`[^`\n]{8,400}`)")
+_HEADING_TITLE = re.compile(
+    r"^\s*(?:how|why|what|when|where|which|who|guide|tutorial|learn|about|see|more|\w+ing)\b", re.I
+)
+_READER_CUE = re.compile(
+    r"\b(?:reading|processing|summari[sz]ing|parsing|indexing|whichever|whoever|any|every|dear|"
+    r"hey|hi|this\s+(?:page|document|text|site))\b",
+    re.I,
+)
+
+
+def _clause(text: str, at: int) -> tuple[int, int]:
+    """The clause around offset ``at`` (between . ; ! ? followed by a space, or line ends)."""
+    begin = 0
+    for b in _CLAUSE_END.finditer(text, 0, at):
+        begin = b.end()
+    m = _CLAUSE_END.search(text, at)
+    return begin, (m.start() if m else len(text))
+
+
+def _masked_mentions(text: str) -> str:
+    """Quotations and code spans embedded in prose blanked: a security article quoting an
+    attack mentions it; the quote is not addressed to anyone."""
+    return _MENTION.sub(lambda m: " " * len(m.group()), text)
+
+
 def _vocative(text: str) -> re.Match[str] | None:
     """An AI addressed directly, followed by a speech act in the same sentence."""
     for m in _VOC_COLON.finditer(text):
         window = 80 if m.group("csep") or m.group("lsep") or m.group("isep") is not None else 300
         end = min(len(text), m.end() + window)
-        if _ACT.search(text, m.end(), end) or _DANGER_CMD.search(text, m.end(), end):
+        if (
+            _ACT.search(text, m.end(), end)
+            or _DANGER_CMD.search(text, m.end(), end)
+            or _PAYLOAD.search(text, m.end(), end)
+        ):
             return m
     m2 = _VOC_OTHER.search(text)
-    if m2 and _ACT.search(text, m2.start(), min(len(text), m2.end() + 300)):
-        return m2
+    if m2:
+        end = min(len(text), m2.end() + 300)
+        if _ACT.search(text, m2.start(), end) or _PAYLOAD.search(text, m2.end(), end):
+            return m2
     return None
 
 
 _WORD = re.compile(r"[a-z]+")
 _OTHER_SCRIPT = re.compile(
-    "[\u00c0-\u024f\u0370-\u03ff\u0400-\u052f\u0590-\u06ff\u0900-\u097f\u1e00-\u1eff"
-    "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]"
+    "[\u00c0-\u024f\u0370-\u03ff\u0400-\u052f\u0590-\u06ff\u0900-\u0dff\u0e00-\u0e7f"
+    "\u1e00-\u1eff\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]"
 )
 _W_ROLE = frozenset(
     [
@@ -706,6 +843,12 @@ _W_ACROSTIC = frozenset(
         "column",
         "letter",
         "every",
+        "bold",
+        "bolded",
+        "starting",
+        "words",
+        "letters",
+        "top",
     ]
 )
 _N_TOOL = ("tool", "function", "observation", "jsonrpc", "next_action", "search_result")
@@ -765,6 +908,13 @@ class _Lazy:
             )
         return self._risky
 
+    def risky_in(self, start: int, end: int) -> bool:
+        """Something risky between ``start`` and ``end`` (one clause)."""
+        if not self.risky():
+            return False
+        t = self.text[start:end]
+        return any(p.search(t) for p in (_SENSITIVE, _ML_OBJECT, _CONCEAL, _ML_CONCEAL, _OVERRIDE))
+
 
 def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
     # cues first: without one of them no rule below can fire. Each cue's expression runs only
@@ -786,17 +936,22 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
     cue = role or loose or tool or claim or authority or scheme or error or hidden
     if not (cue or _has(lower, _N_ROLE_CUE) and _ROLE_CUE.search(text)):
         return None
-    voc = _vocative(text) if role or loose or not words.isdisjoint(_W_LOOSE) or other else None
+    discussed = not hidden and _DISCUSSION.search(text) is not None
+    seen = _masked_mentions(text) if discussed else text  # quoted attacks are mentions
+    voc = _vocative(seen) if role or loose or not words.isdisjoint(_W_LOOSE) or other else None
     if voc is None and _has(lower, _N_ROLE_CUE):
-        voc = _vocative(text)
+        voc = _vocative(seen)
     if voc:
         return 3, "addressed to an AI with an instruction", voc
     lazy = _Lazy(text)
     third = _THIRD_PERSON.search(text) if role else None
-    if third and lazy.risky():
+    if third and lazy.risky_in(*_clause(text, third.start())):
         return 3, "directive to AI agents with a sensitive action", third
+    if loose and _STRONG_RISK.search(text, *_clause(text, loose.start())):
+        return 3, "directive to a model with a sensitive action", loose
     ml_role = _ROLE_ML_RE.search(text) if role else None
-    if ml_role and _ACT_ML_RE.search(text) and lazy.risky():
+    ml_span = _clause(text, ml_role.start()) if ml_role else (0, 0)
+    if ml_role and _ACT_ML_RE.search(text, *ml_span) and lazy.risky_in(*ml_span):
         return 3, "instruction to an AI (non-English) with a sensitive action", ml_role
     directive = _IMPERATIVE.search(text) or _MODAL.search(text) or _ML_DIRECTIVE.search(text)
     ai = third or role
@@ -804,16 +959,29 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
     addressed = ai or you
     if hidden and ai and (directive or you):
         return 3, "hidden text addressed to an AI", ai
+    loose_word = not words.isdisjoint(_W_LOOSE)
+    if hidden and loose_word and directive and (_READER_CUE.search(text) or you):
+        return 3, "hidden text addressed to a model", directive  # "whichever model reads this"
     if tool is None and ai:
         tool = _JSON_SHAPED.search(text)
-    if tool and directive and (addressed or loose or _IMPERATIVE.search(text)):
+    if tool and _tool_carries_instruction(text, tool.start()):
         return 3, "tool or function output that carries an instruction", tool
     if claim and not _CONDITIONAL.search(text, max(0, claim.start() - 60), claim.start()):
-        granted = _PERMISSION.search(text) or directive
-        if granted and (ai or you or lazy.risky()):
+        permission = _PERMISSION.search(text)
+        granted = permission or directive
+        if granted and (ai or you or permission or lazy.risky()):
             return 3, "claims the user pre-approved an action", claim
-    demanded = third or loose or _YOU_MUST.search(text) or (you and (strong or lazy.risky()))
-    if authority and (_MODAL.search(text) or strong) and demanded:
+    imperative = _IMPERATIVE.search(text)
+    demanded = (
+        third
+        or loose
+        or _YOU_MUST.search(text)
+        or (you and (strong or lazy.risky()))
+        or ((ai or you or imperative) and _ACTION_RISK.search(text))
+        or (ai and _MODAL.search(text))
+        or (you and authority and _framed(text, authority))
+    )
+    if authority and (_MODAL.search(text) or strong or imperative) and demanded:
         return 3, "claims authority and demands compliance", authority
     if scheme and (_ACROSTIC_DO.search(text) or ai or loose):
         return 3, "hidden acrostic / first-word scheme", scheme
@@ -826,13 +994,41 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
             return 3, "error message that tells the reader to run something", error
         if asserted and _DANGER_CMD.search(text) and _URGENT.search(text):
             return 3, "error message that tells the reader to run something", error
-    if hidden and directive and _DANGER_RE.search(text):
+    if hidden and directive and _DANGER_RE.search(text) and not _HEADING_TITLE.search(text):
         return 3, "hidden imperative about something sensitive", directive
     if (third and directive) or (tool and ai) or (claim and addressed) or (strong and directive):
         m = third or tool or claim or strong
         assert m is not None
         return 2, "instruction-like text addressed to an AI", m
     return None
+
+
+def _framed(text: str, m: re.Match[str]) -> bool:
+    """The authority claim is the label the passage opens with ("Notice from X:")."""
+    label = _LABEL.search(text, 0)
+    while label and label.start() <= m.start():
+        if label.end() >= m.end():
+            return True
+        label = _LABEL.search(text, label.end())
+    return False
+
+
+def _tool_carries_instruction(text: str, start: int) -> bool:
+    """Text shaped like a tool result whose remainder (from the marker on) holds a directive
+    (or a first-person plan) that is addressed to an AI or "you", or that is a risky action."""
+    end = min(len(text), start + 2000)
+    directive = (
+        _IMPERATIVE.search(text, start, end)
+        or _MODAL.search(text, start, end)
+        or _ML_DIRECTIVE.search(text, start, end)
+        or _INTENT.search(text, start, end)
+    )
+    if directive is None:
+        return False
+    rest = text[start:end]
+    words = rest.replace("_", " ")  # "assistant_instructions" addresses the assistant
+    addressed = _ROLE_ANY.search(words) or _YOU.search(words) or _LOOSE_WORD.search(words)
+    return bool(addressed or _STRONG_RISK.search(rest) or _SENSITIVE.search(rest))
 
 
 _TITLE = r"(?:\"(?P<t1>[^\"\n]{3,500})\"|'(?P<t2>[^'\n]{3,500})'|\((?P<t3>[^()\n]{3,500})\))"
