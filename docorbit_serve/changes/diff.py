@@ -23,10 +23,7 @@ Contract:
 
 from __future__ import annotations
 
-import base64
-import binascii
 import difflib
-import json
 from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
@@ -34,6 +31,7 @@ from typing import Any
 from docorbit_serve.changes import endpoints as ep
 from docorbit_serve.changes.normalize import markdown_units, normalized
 from docorbit_serve.changes.snapshots import SnapshotRef, read_rows, resolve_pair
+from docorbit_serve.cursors import decode_cursor, encode_cursor
 from docorbit_serve.errors import InputError, UsageError
 from docorbit_serve.home import Home
 from docorbit_serve.models.change import DiffItem, DiffResult, DiffSide
@@ -295,25 +293,17 @@ def _side(ref: SnapshotRef) -> DiffSide:
     return DiffSide.model_validate(ref.to_json())
 
 
-def _encode(state: dict[str, Any]) -> str:
-    raw = json.dumps(state, sort_keys=True, separators=(",", ":")).encode()
-    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
-
-
 def _offset(cursor: str | None, bind: dict[str, Any]) -> int:
     if not cursor:
         return 0
-    try:
-        state = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
-        offset = int(state["o"])
-        ok = isinstance(state, dict) and offset >= 0 and state.get("b") == bind
-    except (ValueError, KeyError, TypeError, binascii.Error, UnicodeDecodeError) as e:
-        raise InputError(
-            "invalid cursor: pass back next_cursor of the previous call unchanged"
-        ) from e
-    if not ok:
+    state = decode_cursor(
+        cursor,
+        "invalid cursor: pass back next_cursor of the previous call unchanged",
+        fields=("o",),
+    )
+    if state.get("b") != bind:
         raise InputError("this cursor belongs to another diff: repeat the call without it")
-    return offset
+    return int(state["o"])
 
 
 def summarize(items: list[DiffItem]) -> dict[str, dict[str, int]]:
@@ -366,7 +356,11 @@ def diff(
         if i.kind in chosen
     ]
     page = items[offset : offset + limit]
-    nxt = _encode({"v": 1, "o": offset + limit, "b": bind}) if offset + limit < len(items) else None
+    nxt = (
+        encode_cursor({"v": 1, "o": offset + limit, "b": bind})
+        if offset + limit < len(items)
+        else None
+    )
     return DiffResult.model_validate(
         {
             "target": target or new.source,
