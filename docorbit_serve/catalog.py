@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import importlib.abc
 import importlib.util
-import json
 import sys
 import threading
 from pathlib import Path
@@ -43,6 +42,7 @@ import duckdb
 
 from docorbit_serve.errors import NotPublished, SearchError
 from docorbit_serve.home import Home
+from docorbit_serve.manifest import BadManifest, read_manifest
 from docorbit_serve.search.analyze import ANALYZER_VERSION
 from docorbit_serve.search.fts import DUCKDB_CONFIG
 from docorbit_serve.search.sqlfiles import sql
@@ -126,15 +126,12 @@ class Catalog:
         )
 
     def _read_manifest(self) -> dict[str, Any]:
-        path = self.home.published_path
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise self._not_published("no published.json") from None
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-            raise self._not_published(f"published.json is unreadable: {e}") from e
-        if not isinstance(data, dict) or not data.get("publish_id") or not data.get("index"):
-            raise self._not_published("published.json lacks publish_id/index")
+            data = read_manifest(self.home.published_path)
+        except BadManifest as e:  # unreadable, not JSON, or not a Manifest
+            raise self._not_published(str(e)) from e
+        if data is None:
+            raise self._not_published("no published.json")
         return data
 
     def _refresh(self) -> dict[str, Any]:

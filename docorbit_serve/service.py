@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from docorbit_serve import errors
+from docorbit_serve import manifest as manifest_file
 from docorbit_serve.cursors import decode_cursor, encode_cursor
 from docorbit_serve.errors import (
     BlockedURL,
@@ -261,12 +262,8 @@ def _add_freshness(home: Home, sources: dict[str, SourceInfo]) -> None:
 
 
 def published_manifest(home: Home) -> dict[str, Any]:
-    """``published.json``, or {} when nothing (readable) is published."""
-    try:
-        data = json.loads(home.published_path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
+    """``published.json``, or {} when nothing (readable and valid) is published."""
+    return manifest_file.published_manifest(home.published_path)
 
 
 def version_report(home: Home, root: Path | None, libraries: Sequence[str] = ()) -> VersionReport:

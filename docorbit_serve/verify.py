@@ -46,6 +46,7 @@ from docorbit_serve.changes.snapshots import list_snapshots, read_rows, version_
 from docorbit_serve.codecalls import extract_calls, scan_paths
 from docorbit_serve.codecalls.urls import PLACEHOLDER
 from docorbit_serve.home import Home
+from docorbit_serve.manifest import published_manifest
 from docorbit_serve.models.change import ApiCall, CallReport, Finding, VerifyResult
 
 __all__ = [
@@ -113,12 +114,7 @@ def _pins(home: Home, workspace: Path | None, manifest: dict[str, Any]) -> dict[
 def load_contract(home: Home, workspace: Path | None = None) -> Contract:
     """Endpoint rows served for the workspace's pins (else the highest version of each library)
     plus every other ingested snapshot's rows (for removed_api and version_mismatch)."""
-    import json
-
-    try:
-        manifest = json.loads(home.published_path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        manifest = {}
+    manifest = published_manifest(home.published_path)
     published = {
         s: v.get("snapshot")
         for s, v in (manifest.get("sources") or {}).items()

@@ -12,9 +12,11 @@ current publication serves, if any. Sources no longer in ``docorbit.toml`` drop 
 (source, snapshot) pairs, so an unchanged corpus plans the same id; the plan then reuses the
 current ``created_at`` and ``publish`` leaves ``published.json`` byte-identical.
 
-``publish(home, manifest, index_path=None)`` checks that the index file (and the vectors file
-a hybrid manifest names) exists and replaces ``published.json`` in one ``os.replace``
-(``home.atomic_write_json``): readers see the old publication or the new one, never a mix. Call it only after the index is complete.
+``publish(home, manifest, index_path=None)`` checks the manifest against the one model
+(``docorbit_serve.manifest.check_manifest``: ``IngestError`` when it fails) and that the index
+file (and the vectors file a hybrid manifest names) exists, then replaces ``published.json`` in
+one ``os.replace`` (``home.atomic_write_json``): readers see the old publication or the new
+one, never a mix. Call it only after the index is complete.
 
 No garbage collection: old snapshot folders and old index files stay on disk (a reader may still
 hold the previous index open, and snapshots are the history ``diff`` works on). Deleting them is
@@ -24,7 +26,6 @@ a separate, explicit maintenance step.
 from __future__ import annotations
 
 import hashlib
-import json
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -35,6 +36,7 @@ import pyarrow.parquet as pq
 from docorbit_serve.catalog import vectors_file
 from docorbit_serve.errors import IngestError
 from docorbit_serve.home import Home, atomic_write_json
+from docorbit_serve.manifest import BadManifest, check_manifest, published_manifest
 from docorbit_serve.registry import Registry
 from docorbit_serve.schemas import SCHEMA_VERSION, canonical_json
 
@@ -50,12 +52,9 @@ _PART = "part-0.parquet"
 
 
 def current_manifest(home: Home) -> dict[str, Any] | None:
-    """The manifest in ``published.json``, or ``None`` when nothing (readable) is published."""
-    try:
-        data = json.loads(home.published_path.read_text(encoding="utf-8"))
-    except (FileNotFoundError, json.JSONDecodeError, UnicodeDecodeError):
-        return None
-    return data if isinstance(data, dict) else None
+    """The manifest in ``published.json`` (checked by ``manifest.read_manifest``), or ``None``
+    when nothing readable and valid is published."""
+    return published_manifest(home.published_path) or None
 
 
 def _complete(home: Home, source: str, snapshot: str) -> bool:
@@ -143,6 +142,12 @@ def publish(home: Home, manifest: dict[str, Any], index_path: Path | None = None
             f"{vectors.get('path')!r} does not exist beside the index",
             detail={"publish_id": manifest["publish_id"], "vectors": vectors},
         )
+    try:
+        check_manifest(manifest)  # one model for what is written and what is read
+    except BadManifest as e:
+        raise IngestError(
+            f"refusing to publish: {e}", detail={"publish_id": manifest.get("publish_id")}
+        ) from e
     if current_manifest(home) != manifest:  # unchanged: keep the file (and its bytes) as it is
         atomic_write_json(home.published_path, manifest)
     return manifest

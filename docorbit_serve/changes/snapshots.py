@@ -17,7 +17,6 @@ Read-only; never imports Dagster.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -26,6 +25,7 @@ import duckdb
 
 from docorbit_serve.errors import InputError, NotFound, UnknownLibrary, UsageError
 from docorbit_serve.home import Home
+from docorbit_serve.manifest import published_manifest
 from docorbit_serve.search.sqlfiles import sql
 
 __all__ = ["SnapshotRef", "list_snapshots", "read_rows", "resolve_pair", "version_key"]
@@ -54,14 +54,8 @@ class SnapshotRef:
 
 
 def _published(home: Home) -> dict[str, str]:
-    try:
-        data = json.loads(home.published_path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    srcs = data.get("sources") if isinstance(data, dict) else None
-    if not isinstance(srcs, dict):
-        return {}
-    return {s: str(v.get("snapshot", "")) for s, v in srcs.items() if isinstance(v, dict)}
+    srcs = published_manifest(home.published_path).get("sources", {})
+    return {s: str(v["snapshot"]) for s, v in srcs.items()}
 
 
 def list_snapshots(home: Home) -> list[SnapshotRef]:

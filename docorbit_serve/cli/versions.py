@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +20,7 @@ from docorbit_serve.errors import (
     UsageError,
 )
 from docorbit_serve.home import Home
+from docorbit_serve.manifest import BadManifest, read_manifest
 
 __all__: list[str] = []
 
@@ -30,13 +30,10 @@ __all__: list[str] = []
 def _published_manifest(home: Home) -> dict[str, Any]:
     """published.json, or {} when nothing is published (versions still show what is used)."""
     try:
-        data = json.loads(home.published_path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return {}
-    except (OSError, ValueError) as e:
+        return read_manifest(home.published_path) or {}
+    except BadManifest as e:
         _info(f"warning: cannot read {home.published_path}: {e}")
         return {}
-    return data if isinstance(data, dict) else {}
 
 
 def _workspace_dir(state: _State, home: Home, workspace: str | None) -> Path | None:

@@ -29,6 +29,8 @@ __all__ = [
     "Hit",
     "IngestResult",
     "Manifest",
+    "ManifestSource",
+    "ManifestVectors",
     "MapPage",
     "MapSection",
     "MapSource",
@@ -329,9 +331,11 @@ class IngestResult(BaseModel):
 
 
 class ManifestSource(BaseModel):
+    """One served source of ``published.json``: the snapshot it serves, and what it is."""
+
     model_config = ConfigDict(extra="allow")
 
-    snapshot: str
+    snapshot: str = Field(min_length=1)
     library: str = ""
     version: str = ""
     kind: str = ""
@@ -339,14 +343,27 @@ class ManifestSource(BaseModel):
     created_at: str = ""
 
 
-class Manifest(BaseModel):
-    """``published.json``: which snapshot of each source is served, and the index files."""
+class ManifestVectors(BaseModel):
+    """The dense vectors of a hybrid publication: a file beside the index."""
 
     model_config = ConfigDict(extra="allow")
 
-    publish_id: str
-    schema_version: int | str = Field(default=0)
+    path: str = Field(min_length=1)
+    model: str = ""
+    rows: int = Field(default=0, ge=0)
+
+
+class Manifest(BaseModel):
+    """``published.json``: which snapshot of each source is served, and the index files.
+
+    Every reader and writer checks the file through this model (``docorbit_serve.manifest``);
+    keys it does not name are kept (``extra="allow"``)."""
+
+    model_config = ConfigDict(extra="allow", strict=True)
+
+    publish_id: str = Field(min_length=1)
+    index: str = Field(min_length=1)
+    schema_version: str | int = ""
     created_at: str = ""
-    index: str = ""
-    vectors: Any = None
+    vectors: ManifestVectors | None = None
     sources: dict[str, ManifestSource] = {}

@@ -30,6 +30,7 @@ import duckdb
 
 from docorbit_serve.errors import DocOrbitError, InputError
 from docorbit_serve.home import Home
+from docorbit_serve.manifest import published_manifest
 from docorbit_serve.reader import list_sources
 from docorbit_serve.search.sqlfiles import sql
 from docorbit_serve.table_rows import table_rows
@@ -109,15 +110,8 @@ def publications(home: Home, manifest: dict[str, Any]) -> list[dict[str, Any]]:
 def snapshot_history(home: Home) -> list[dict[str, Any]]:
     """Every frozen snapshot, oldest first (see module docstring)."""
     paths = sorted(str(p) for p in (home.tables / "snapshots").glob(f"source=*/snapshot=*/{_PART}"))
-    try:
-        published = {
-            n: s.get("snapshot")
-            for n, s in json.loads(home.published_path.read_text(encoding="utf-8"))
-            .get("sources", {})
-            .items()
-        }
-    except (OSError, ValueError, AttributeError):
-        published = {}
+    sources = published_manifest(home.published_path).get("sources", {})
+    published = {n: s.get("snapshot") for n, s in sources.items()}
     out = []
     for r in _parquet(paths, "dashboard_snapshot_history"):
         try:
