@@ -1,7 +1,12 @@
 """Extract stage: ``symbols``, ``endpoints``, ``examples``, ``pitfalls`` and ``links``.
 
-Each table is whole-source; when its inputs equal the latest snapshot's (``fetched_at``
-aside), the snapshot's rows are reused instead of extracting again (``lib/refresh.py``).
+Incremental against the source's latest snapshot (``lib/refresh.py``): ``symbols``,
+``examples`` and ``pitfalls`` reuse the rows of every unchanged chunk and extract the changed
+chunks alone (``reuse_by_chunk``; a local source's chunks with include markers are always
+re-extracted: the files they include are not inputs); ``links`` reuse unchanged pages' rows
+while the source's page URLs are unchanged (``reuse_links``); ``endpoints`` (whole spec
+documents) are reused when every fetched row is unchanged (``reuse_table``). Metadata
+``rows_reused`` / ``rows_computed`` count chunks (pages for ``links``).
 """
 
 # No `from __future__ import annotations`: Dagster reads these signatures' annotations.
@@ -16,9 +21,9 @@ import pyarrow as pa
 from docorbit_assets.defs.checks import emit, own_rows_spec
 from docorbit_assets.defs.partitions import SOURCE_PARTITIONS
 from docorbit_assets.defs.resources import DocOrbitResource
-from docorbit_assets.defs.reuse import previous_snapshot
+from docorbit_assets.defs.reuse import previous_snapshot, reuse_metadata
 from docorbit_assets.lib import extract as lib_extract
-from docorbit_assets.lib.refresh import reuse_table
+from docorbit_assets.lib.refresh import include_hinted, reuse_by_chunk, reuse_links, reuse_table
 
 __all__ = ["endpoints", "examples", "links", "pitfalls", "symbols"]
 
@@ -44,18 +49,30 @@ def _table(
     yield from emit(name, table, source, {"reused": reused is not None})
 
 
+def _per_chunk(
+    name: str,
+    source: str,
+    docorbit: DocOrbitResource,
+    chunks: pa.Table,
+    compute: Callable[[pa.Table], pa.Table],
+    recompute: set[str] | None = None,
+):
+    prev = previous_snapshot(docorbit, source)
+    table, stats = reuse_by_chunk(name, chunks, prev, compute, recompute or set())
+    yield from emit(name, table, source, reuse_metadata(stats))
+
+
 @dg.asset(**_spec("symbols"))
 def symbols(
     context: dg.AssetExecutionContext, docorbit: DocOrbitResource, pages: pa.Table, chunks: pa.Table
 ):
     """API symbols (classes, functions, ...) named in the docs."""
-    inputs = {"pages": pages, "chunks": chunks}
-    yield from _table(
+    yield from _per_chunk(
         "symbols",
         context.partition_key,
         docorbit,
-        inputs,
-        lambda: lib_extract.extract_symbols(pages, chunks),
+        chunks,
+        lambda todo: lib_extract.extract_symbols(pages, todo),
     )
 
 
@@ -80,28 +97,23 @@ def examples(context: dg.AssetExecutionContext, docorbit: DocOrbitResource, chun
     cfg = docorbit.source(context.partition_key)
     folder = Path(cfg.resolved_location(docorbit.resolve().project_root))
     source_root = folder if not cfg.is_web and folder.is_dir() else None
-    if source_root is not None:  # included snippet files are not in the inputs: never reuse
-        table = lib_extract.extract_examples(chunks, source_root)
-        yield from emit("examples", table, cfg.name, {"reused": False})
-        return
-    yield from _table(
+    # included snippet files are not inputs: chunks that may include one are always extracted
+    hinted = include_hinted(chunks) if source_root is not None else set()
+    yield from _per_chunk(
         "examples",
-        context.partition_key,
+        cfg.name,
         docorbit,
-        {"chunks": chunks},
-        lambda: lib_extract.extract_examples(chunks, source_root),
+        chunks,
+        lambda todo: lib_extract.extract_examples(todo, source_root),
+        hinted,
     )
 
 
 @dg.asset(**_spec("pitfalls"))
 def pitfalls(context: dg.AssetExecutionContext, docorbit: DocOrbitResource, chunks: pa.Table):
     """Deprecations, breaking changes, removals and warnings."""
-    yield from _table(
-        "pitfalls",
-        context.partition_key,
-        docorbit,
-        {"chunks": chunks},
-        lambda: lib_extract.extract_pitfalls(chunks),
+    yield from _per_chunk(
+        "pitfalls", context.partition_key, docorbit, chunks, lib_extract.extract_pitfalls
     )
 
 
@@ -110,10 +122,8 @@ def links(
     context: dg.AssetExecutionContext, docorbit: DocOrbitResource, pages: pa.Table, chunks: pa.Table
 ):
     """Links between pages (internal targets resolved to page ids)."""
-    yield from _table(
-        "links",
-        context.partition_key,
-        docorbit,
-        {"pages": pages, "chunks": chunks},
-        lambda: lib_extract.extract_links(pages, chunks),
+    prev = previous_snapshot(docorbit, context.partition_key)
+    table, stats = reuse_links(
+        pages, chunks, prev, lambda todo, sub: lib_extract.extract_links(todo, sub, pages)
     )
+    yield from emit("links", table, context.partition_key, reuse_metadata(stats))

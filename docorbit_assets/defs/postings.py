@@ -7,9 +7,9 @@ import pyarrow as pa
 
 from docorbit_assets.defs.partitions import SOURCE_PARTITIONS
 from docorbit_assets.defs.resources import DocOrbitResource
-from docorbit_assets.defs.reuse import previous_snapshot
+from docorbit_assets.defs.reuse import previous_snapshot, reuse_metadata
 from docorbit_assets.lib import postings as lib_postings
-from docorbit_assets.lib.refresh import reuse_table
+from docorbit_assets.lib.refresh import reuse_by_chunk
 
 __all__ = ["postings"]
 
@@ -21,9 +21,11 @@ def postings(
     chunks: pa.Table,
     symbols: pa.Table,
 ) -> dg.Output[pa.Table]:
-    """Field-term postings of every chunk (the input of postings-BM25); reused from the latest
-    snapshot when its chunks and symbols are unchanged."""
+    """Field-term postings of every chunk (the input of postings-BM25). An unchanged chunk keeps
+    the latest snapshot's postings (its symbols come from the chunk alone, so they are unchanged
+    too); only changed chunks are analysed (``lib/refresh.reuse_by_chunk``)."""
     prev = previous_snapshot(docorbit, context.partition_key)
-    reused = reuse_table("postings", {"chunks": chunks, "symbols": symbols}, prev)
-    table = reused if reused is not None else lib_postings.build_postings(chunks, symbols)
-    return dg.Output(table, metadata={"reused": reused is not None})
+    table, stats = reuse_by_chunk(
+        "postings", chunks, prev, lambda todo: lib_postings.build_postings(todo, symbols)
+    )
+    return dg.Output(table, metadata=reuse_metadata(stats))

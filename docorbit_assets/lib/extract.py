@@ -213,10 +213,12 @@ def _dedupe(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 # --- links -----------------------------------------------------------------------------------
 
 
-def extract_links(pages: pa.Table, chunks: pa.Table) -> pa.Table:
-    """One ``LINKS`` row per distinct link of every chunk (see module docstring)."""
+def extract_links(pages: pa.Table, chunks: pa.Table, targets: pa.Table | None = None) -> pa.Table:
+    """One ``LINKS`` row per distinct link of every chunk (see module docstring); link targets
+    resolve against ``targets`` (every page of the source; default ``pages``), so a refresh can
+    extract the changed pages alone."""
     page_by_url: dict[str, str] = {}
-    for p in pages.select(["id", "url"]).to_pylist():
+    for p in (pages if targets is None else targets).select(["id", "url"]).to_pylist():
         page_by_url[urldefrag(p["url"])[0]] = p["id"]
     by_page: dict[str, list[dict[str, Any]]] = {}
     for c in chunks.select(["id", "page_id", "line_start", "line_end"]).to_pylist():

@@ -15,6 +15,14 @@ immutable, so the reference cannot be half-written by a killed run.
 - ``reuse_table(name, inputs, previous)``: for whole-table stages (extract, postings) — when
   every input table equals the reference's (``fetched_at`` aside), the reference's ``name`` rows
   are the output; ``None`` means "compute it".
+- ``reuse_by_chunk(name, chunks, previous, compute, recompute=())``: for the per-chunk tables
+  (``symbols``, ``examples``, ``pitfalls``, ``postings``: every row belongs to one chunk and
+  depends on that chunk only) — the reference's rows of every chunk whose row (``fetched_at``
+  aside) is unchanged, ``compute`` over the other chunks only, merged in the order a full
+  computation gives (``id``; ``postings``: chunk id, then the rows' own order). ``recompute``:
+  chunk ids that must be computed anyway (a local source's include markers read files).
+- ``reuse_links(pages, chunks, previous, compute)``: ``links`` per page — the reference's rows
+  of unchanged pages while the set of page URLs (what link targets resolve to) is unchanged.
 - ``unchanged_since(previous, cfg, project_root, discovered, fetches)``: whether nothing
   downstream of ``fetches`` can change (configuration, discovery and every fetched row equal the
   reference's, and a local source's included snippets still give the stored examples). The
@@ -35,11 +43,13 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import defaultdict
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from docorbit_assets.lib import normalize as lib_normalize
@@ -54,10 +64,13 @@ from docorbit_serve.schemas import SCHEMAS
 __all__ = [
     "Previous",
     "Probe",
+    "include_hinted",
     "includes_unchanged",
     "fetch_key",
     "normalize_incremental",
     "probe_source",
+    "reuse_by_chunk",
+    "reuse_links",
     "reuse_table",
     "same_rows",
     "slice_incremental",
@@ -186,13 +199,10 @@ def includes_unchanged(previous: Previous, source_root: Path) -> bool:
     markers read snippet files that are not fetched documents, so an edited snippet changes
     ``examples`` while every fetched row stays equal. Only chunks that may hold a marker are
     re-extracted (the others' examples cannot depend on a file)."""
-    import pyarrow.compute as pc
-
     from docorbit_assets.lib.extract import extract_examples
 
     chunks = previous.table("chunks")
-    hinted = pc.match_substring_regex(chunks.column("text"), _INCLUDE_HINT.pattern)
-    subset = chunks.filter(pc.fill_null(hinted, False))
+    subset = _rows_of(chunks, "id", include_hinted(chunks))
     if subset.num_rows == 0:
         return True
     stored = previous.table("examples")
@@ -267,3 +277,74 @@ def reuse_table(
     except (OSError, pa.ArrowException):
         return None
     return None
+
+
+def _same_ids(current: pa.Table, before: pa.Table) -> set[str]:
+    """Ids of ``current`` rows equal (``fetched_at`` aside) to ``before``'s row of that id."""
+    old = {r["id"]: _without_time(r) for r in before.to_pylist()}
+    return {r["id"] for r in current.to_pylist() if old.get(r["id"]) == _without_time(r)}
+
+
+def _rows_of(table: pa.Table, column: str, ids: Iterable[str]) -> pa.Table:
+    mask = pc.is_in(table.column(column), value_set=pa.array(sorted(ids), type=pa.string()))
+    return table.filter(mask)
+
+
+def include_hinted(chunks: pa.Table) -> set[str]:
+    """Ids of chunks that may hold an include marker (their examples read other files)."""
+    hinted = pc.fill_null(
+        pc.match_substring_regex(chunks.column("text"), _INCLUDE_HINT.pattern), False
+    )
+    return set(chunks.filter(hinted).column("id").to_pylist())
+
+
+def reuse_by_chunk(
+    name: str,
+    chunks: pa.Table,
+    previous: Previous | None,
+    compute: Callable[[pa.Table], pa.Table],
+    recompute: Iterable[str] = (),
+) -> tuple[pa.Table, dict[str, int]]:
+    """Per-chunk reuse of table ``name`` (module docstring); returns the table and chunk counts."""
+    if previous is None:
+        return compute(chunks), {"reused": 0, "computed": chunks.num_rows}
+    try:
+        same = _same_ids(chunks, previous.table("chunks")) - set(recompute)
+        kept = lib_snapshot.conform(name, _rows_of(previous.table(name), "chunk_id", same))
+    except (OSError, pa.ArrowException):
+        return compute(chunks), {"reused": 0, "computed": chunks.num_rows}
+    todo = chunks.filter(
+        pc.invert(pc.is_in(chunks.column("id"), value_set=pa.array(sorted(same), type=pa.string())))
+    )
+    fresh = lib_snapshot.conform(name, compute(todo))
+    merged = pa.concat_tables([kept, fresh])
+    keys = [("chunk_id", "ascending")] if name == "postings" else [("id", "ascending")]
+    # Arrow's sort is stable: a chunk's postings keep their own (field, term) order.
+    stats = {"reused": len(same), "computed": todo.num_rows}
+    return merged.sort_by(keys), stats
+
+
+def reuse_links(
+    pages: pa.Table,
+    chunks: pa.Table,
+    previous: Previous | None,
+    compute: Callable[[pa.Table, pa.Table], pa.Table],
+) -> tuple[pa.Table, dict[str, int]]:
+    """Per-page reuse of ``links`` (module docstring). ``compute(pages, chunks)`` must resolve
+    targets against every page, whatever subset of pages it extracts."""
+    if previous is None:
+        return compute(pages, chunks), {"reused": 0, "computed": pages.num_rows}
+    try:
+        before = previous.table("pages")
+        urls = set(pages.column("url").to_pylist()) == set(before.column("url").to_pylist())
+        same = _same_ids(pages, before) if urls else set()
+        kept = lib_snapshot.conform("links", _rows_of(previous.table("links"), "page_id", same))
+    except (OSError, pa.ArrowException):
+        return compute(pages, chunks), {"reused": 0, "computed": pages.num_rows}
+    ids = pa.array(sorted(same), type=pa.string())
+    todo = pages.filter(pc.invert(pc.is_in(pages.column("id"), value_set=ids)))
+    todo_chunks = chunks.filter(pc.invert(pc.is_in(chunks.column("page_id"), value_set=ids)))
+    fresh = lib_snapshot.conform("links", compute(todo, todo_chunks))
+    keys = [(k, "ascending") for k in ("page_id", "chunk_id", "url", "text")]
+    merged = pa.concat_tables([kept, fresh]).sort_by(keys)
+    return merged, {"reused": len(same), "computed": todo.num_rows}

@@ -10,10 +10,11 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
-from docorbit_assets.ingest import run_ingest
+from docorbit_assets.ingest import open_instance, run_ingest
 from docorbit_serve.catalog import Catalog
 from docorbit_serve.home import Home
 from docorbit_serve.registry import Registry, SourceConfig, save_registry
+from docorbit_serve.schemas import PER_SOURCE_TABLES
 from docorbit_serve.search import search
 from tests.support.http import FAST_LIMITS, Route, allowance, serve_routes
 from tests.support.paths import FIXTURE_SITE
@@ -55,6 +56,63 @@ def test_local_refresh_reuses_everything_unchanged_and_reprocesses_only_a_change
         differing = {i for i in before.keys() | after.keys() if before.get(i) != after.get(i)}
         paths = {(before.get(i) or after[i])["path"] for i in differing}
         assert differing and paths == {"install.md"}, (table, paths)
+    # every per-source table: only the changed page's rows differ between the two snapshots
+    for table in PER_SOURCE_TABLES[3:]:
+        paths = _differing_paths(home, table, old, new)
+        assert paths <= {"install.md"}, (table, paths)
+        if table in ("pages", "chunks", "postings"):
+            assert paths == {"install.md"}, table
+    # the extract stages re-extracted the changed chunks only, reusing the others'
+    reuse = _reuse_metadata(home, changed["sources"]["site"]["run_id"])
+    before, after = _frozen(home, "chunks", "site", old), _frozen(home, "chunks", "site", new)
+    redone = {i for i, c in after.items() if before.get(i) != c}
+    assert redone and {after[i]["path"] for i in redone} == {"install.md"}
+    for asset in ("symbols", "examples", "pitfalls", "postings"):
+        counts = (reuse[asset]["rows_computed"], reuse[asset]["rows_reused"])
+        assert counts == (len(redone), len(after) - len(redone)), (asset, counts)
+    assert reuse["links"]["rows_computed"] == 1, reuse["links"]
+    # ... and what it reused is exactly what a cold ingest of the edited tree computes
+    fresh = run_ingest(Home(tmp_path / ".docorbit-cold", tmp_path))
+    assert fresh["sources"]["site"]["snapshot"] == new
+
+
+def _rows(home: Home, table: str, snapshot: str) -> dict[str, dict]:
+    """Rows of a frozen table keyed by their content (``fetched_at`` and ``snapshot`` aside)."""
+    path = home.table_dir(table, "site", snapshot) / "part-0.parquet"
+    out = {}
+    for r in pq.read_table(path).to_pylist():
+        row = {k: v for k, v in r.items() if k not in ("fetched_at", "snapshot")}
+        out[json.dumps(row, sort_keys=True, default=str)] = row
+    return out
+
+
+def _differing_paths(home: Home, table: str, old: str, new: str) -> set[str]:
+    """The page paths of the rows in one snapshot's ``table`` but not in the other's."""
+    pages = {**_frozen(home, "pages", "site", old), **_frozen(home, "pages", "site", new)}
+    chunks = {**_frozen(home, "chunks", "site", old), **_frozen(home, "chunks", "site", new)}
+    before, after = _rows(home, table, old), _rows(home, table, new)
+    paths = set()
+    for key in before.keys() ^ after.keys():
+        row = before.get(key) or after[key]
+        if "path" in row:
+            paths.add(row["path"])
+        elif "page_id" in row:
+            paths.add(pages[row["page_id"]]["path"])
+        else:
+            paths.add(chunks[row["chunk_id"]]["path"])
+    return paths
+
+
+def _reuse_metadata(home: Home, run_id: str) -> dict[str, dict]:
+    out = {}
+    with open_instance(home) as instance:
+        for rec in instance.get_records_for_run(run_id, limit=10_000).records:
+            event = rec.event_log_entry.dagster_event
+            if event is None or event.event_type_value != "ASSET_MATERIALIZATION":
+                continue
+            mat = event.event_specific_data.materialization
+            out[mat.asset_key.to_user_string()] = {k: v.value for k, v in mat.metadata.items()}
+    return out
 
 
 def _site(pages: dict[str, bytes], bodies_sent: list[str]):
