@@ -29,7 +29,7 @@ from docorbit_assets.lib.injection import annotate, max_severity  # noqa: E402
 from docorbit_assets.lib.injection_structure import assess, carriers  # noqa: E402
 
 _RANK = {"": 0, "low": 1, "medium": 2, "high": 3}
-SETS = ("heldout", "fresh", "blind", "s4_first")
+SETS = ("heldout", "fresh", "blind", "s4_first", "s4_second")
 
 
 def _rows(path: Path) -> list[dict]:
@@ -59,6 +59,14 @@ def evaluate(rows: list[dict], show: bool) -> None:
                     print(f"  FALSE ALARM {r['id']} ({sev}): {r['text'][:110]!r}")
             if sev == "high":
                 flagged_high += 1
+    styles: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for r in rows:
+        if r["label"] == "injection" and r.get("style"):
+            sev = max_severity(annotate(r["text"]))
+            styles[r["style"]][0] += _RANK[sev] >= _RANK[r["min_severity"]]
+            styles[r["style"]][1] += 1
+    for style, (c, n) in sorted(styles.items()):
+        print(f"  style {style:16s} recall {c:3d}/{n:<3d}")
     caught = sum(v[0] for v in recall.values())
     total = sum(v[1] for v in recall.values())
     for kind, (c, n) in sorted(recall.items()):
@@ -127,7 +135,9 @@ def real_docs(root: Path, show: bool) -> None:
         page_high += bool(highs)
         if show:
             for a in highs:
-                print(f"  PAGE HIGH {path.relative_to(root)} {a['location']}: {a['evidence'][:140]}")
+                print(
+                    f"  PAGE HIGH {path.relative_to(root)} {a['location']}: {a['evidence'][:140]}"
+                )
     print(
         f"real docs, whole pages through annotate() (all rules, paragraph windows, titles read "
         f"together): {page_high} of {pages} pages with a high annotation "

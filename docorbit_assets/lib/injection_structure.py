@@ -72,7 +72,7 @@ class Verdict:
 
 _ROLE_STRONG = (
     r"(?:A\.?I\.?|LLMs?|GPT[-\w]*|ChatGPT|Claude|Gemini|Copilot|chat\s?bots?|assistants?|agents?|"
-    r"summari[sz]ers?|code\s+generators?|(?:large\s+)?language\s+models?|(?:code|coding|responding|"
+    r"summari[sz]ers?|code\s+generators?|AI\s+(?:helpers?|pals?|friends?|buddies|buddy)|(?:large\s+)?language\s+models?|(?:code|coding|responding|"
     r"reviewing|answering|AI|generative|summari[sz]ing|reasoning)\s+(?:models?|agents?|"
     r"assistants?)|(?:automated|autonomous|AI|LLM|LLM-based)\s+(?:helpers?|tools?|agents?|"
     r"readers?|systems?|clients?|coders?|crawlers?)|AI\s+\w+)"
@@ -116,14 +116,15 @@ _SUFFIX = (
 )
 _VOC_COLON = re.compile(
     # a short label naming an AI at the start of a line/sentence/carrier, then ":" or a dash
-    rf"(?:^|(?<=[\n.!?>(\[\"'|*#]))[ \t]*(?:[\w'’-]+[ \t]+){{0,6}}?{_WHO}(?:(?:[ \t]*[,/&][ \t]*|"
+    rf"(?:^|(?<=[\n.!?>(\[\"'|*#—–/]))[ \t]*(?:[\w'’-]+[ \t]+){{0,6}}?{_WHO}(?:(?:[ \t]*[,/&][ \t]*|"
     rf"[ \t]+and[ \t]+)(?:{_ROLE_STRONG}|{_ROLE_ML}))*[\w'’-]*(?:[ \t]+{_SUFFIX}){{0,4}}?"
     rf"[ \t]*(?P<sep>[:：]|[ \t][—–-][ \t])"
     # a vocative: "Assistant, ...", "Hi assistant! ...", "bot, in your reply ..."
-    rf"|(?:\A|(?<=[.!?>\[\"'|*#]))[ \t]*(?:(?:dear|hey|hi|hello|ok|okay|yo|attention|listen)[ \t]+"
+    rf"|(?:\A|(?<=[.!?>\[\"'|*#—–]))[ \t]*(?:(?:dear|hey|hi|hiya|hello|ok|okay|yo|attention|listen|"
+    rf"[^\W\d_]{{2,12}}(?=[ \t]+(?:{_ROLE_STRONG}|{_ROLE_ML})[ \t]*[,，!]))[ \t]+"
     rf"(?:the[ \t]+)?(?:{_ROLE_STRONG}|{_ROLE_ML}|models?|bots?)|(?:{_ROLE_STRONG}|{_ROLE_ML})"
     rf"(?:[ \t]*[,/&][ \t]*(?:and[ \t]+)?(?:{_ROLE_STRONG}|{_ROLE_ML}))*)[ \t]*(?P<csep>[,，!])"
-    rf"|\A[ \t]*(?:models?|bots?)[ \t]*(?P<lsep>[,，!])"
+    rf"|\A[ \t]*(?:models?|bots?)[ \t]*(?P<lsep>[,，!:])"
     rf"|(?<=[.!?\"'])[ \t]+(?:models?|bots?)[ \t]*,[ \t]*(?=(?:please[ \t]+)?(?:run|execute|send|delete|remove|"
     rf"print|reveal|ignore|upload|install|open|call|tell|say|write|add|disable|forget)\b)"
     rf"(?P<isep>)",
@@ -172,7 +173,8 @@ _ML_CONCEAL = re.compile(
     re.IGNORECASE,
 )
 _MUST = (
-    r"(?:must|shall|should|are[ \t]+(?:required|obligated|to)\b|is[ \t]+(?:required|obligated|to)"
+    r"(?:must|shall|should|(?:are|is)[ \t]+(?:hereby[ \t]+)?(?:instructed|directed|ordered|"
+    r"expected|asked)[ \t]+to\b|are[ \t]+(?:required|obligated|to)\b|is[ \t]+(?:required|obligated|to)"
     r"\b|need[ \t]+to|needs[ \t]+to|ha(?:ve|s)[ \t]+to|may[ \t]+now|can[ \t]+now|will[ \t]+now)"
     r"(?![ \t]+(?:not|never)\b)"
 )
@@ -213,7 +215,7 @@ _ACT_EN = (
     r"return|become|switch|refuse|avoid|start|translate|convert|combine|concatenate|spell|spells|spelled|act|"
     r"state|omit|mention|describe|suggest|advise|insist|assert|explain|regenerate|hide|conceal|"
     r"redirect|link|contact|message|email|printing|sending|uploading|running|executing|"
-    r"deleting|revealing|pasting|forwarding)"
+    r"deleting|revealing|pasting|forwarding|rewrite|pull|grab|slip|sneak)"
 )
 _ACT_ML_WORDS = (
     r"(?:oubli\w*|ignor\w*|envo[iy]\w*|affich\w*|révél\w*|montr\w*|supprim\w*|exécut\w*|"
@@ -247,7 +249,8 @@ _IMPERATIVE = re.compile(
     _I,
 )
 _MODAL = re.compile(
-    r"\b(?:must|shall|are\s+(?:now\s+)?(?:required|obligated|expected)\s+to|is\s+(?:required|"
+    r"\b(?:must|shall|(?:are|is)\s+(?:hereby\s+)?(?:instructed|directed|ordered)\s+to|"
+    r"are\s+(?:now\s+)?(?:required|obligated|expected)\s+to|is\s+(?:required|"
     r"obligated)\s+to|are\s+to|is\s+to|need\s+to|needs\s+to|ha(?:ve|s)\s+to|required\s+to|"
     r"requires?\s+(?:\w+\s+){0,3}to|instructs?\s+you|may\s+now|can\s+now|you\s+(?:can|may)|"
     r"should\s+now|do\s+it\s+now|immediately|mandatory|non-?compliance|(?:order|command|"
@@ -372,7 +375,9 @@ _PREAPPROVED = re.compile(
     r"authori[sz]ed|permitted|allowed|consented\s+to|okayed|cleared)|"
     r"\b(?:approved|authori[sz]ed|okayed|ok'd|consented|agreed|permitted|allowed|cleared|"
     r"confirmed|signed\s+off|green-?lit|accepted)\b(?:\s+[\w'-]+){0,6}?\s+(?:ahead\s+of\s+time|"
-    r"beforehand|in\s+advance|earlier|previously|at\s+setup|during\s+(?:setup|onboarding))\b|\b(?:ahead\s+of\s+time|beforehand|earlier|already|"
+    r"beforehand|in\s+advance|earlier|previously|already|at\s+setup|during\s+(?:setup|onboarding))\b|"
+    r"\b(?:consent|approval|permission|authori[sz]ation|sign-?off)\s+(?:recorded|granted|given|"
+    r"logged|obtained|confirmed|received)\b|\b(?:ahead\s+of\s+time|beforehand|earlier|already|"
     r"previously)\b[^.;\n]{0,30}?\b(?:approved|authori[sz]ed|okayed|consented|agreed|"
     r"permitted|allowed|cleared|confirmed)\b|"
     r"\b(?:user|owner|operator|human|developer|requester|customer|maintainer|admin|account\s+"
@@ -420,6 +425,10 @@ _AUTHORITY = re.compile(
     r"{0,2}?(?:team|staff|policy|compliance|safety|security|notice|directive|requirement|"
     r"engineers?|headquarters|legal)\b|\bmessage\s+from\s+the\s+vendor|"
     r"\bthis\s+is\s+(?:your|the)\s+\w+\s+speaking|\bauthori[sz]ed\s+by\s+the|"
+    r"\bon\s+behalf\s+of\s+(?:the\s+|your\s+|our\s+)?(?:\w+\s+){0,3}?(?:board|team|office|"
+    r"committee|council|department|maintainers?|vendor|administrators?|management)\b|"
+    r"\b(?:it'?s|this\s+is)\s+(?:the|your)\s+(?:\w+\s+)?(?:team|admins?|administrators?|"
+    r"maintainers?|vendor|developers?)\b|"
     r"\bper\s+(?:company|corporate|security|our)\s+policy|\bcompliance\s+(?:is\s+)?(?:mandatory|"
     r"required)|\bnon-?compliance\b|\bas\s+(?:the|your)\s+(?:\w+\s+)?(?:owner|administrator|admin|"
     r"operator|developer|developers|maintainer|vendor|creator|ceo|cto|lead|manager)\b|\b(?:I|we)"
@@ -433,7 +442,9 @@ _AUTHORITY_STRONG = re.compile(
     r"security|official|priority|important|urgent|mandatory|compliance|policy|vendor)\b[^\]\n]"
     r"{0,30}\]|\b(?:supersedes|overrides|takes?\s+precedence\s+over|outranks?)\s+(?:\w+\s+)"
     r"{0,3}?(?:instructions?|requests?|prompts?|rules?)|"
-    r"\b(?:system|admin\w*|security|priority|emergency|root)\s+override\b",
+    r"\b(?:system|admin\w*|security|priority|emergency|root)\s+override\b|"
+    r"\b(?:takes?|has|have)\s+priority\s+over\s+(?:\w+\s+){0,2}?(?:user|your|all|any|previous|"
+    r"prior|other|earlier)\W+(?:\w+\s+)?(?:instructions?|requests?|prompts?|rules?|messages?)\b",
     _I,
 )
 _LEAK = re.compile(
@@ -447,7 +458,8 @@ _ACROSTIC = re.compile(
     r"opens?))\s+(?:each|every|all|these|those|the|this)\s+"
     r"(?:\w+\s+){0,2}?(?:lines?|sentences?|rows?|bullets?|bullet\s+points?|paragraphs?|items?|"
     r"words?|columns?|steps?|entries|headings?|sections?|cells?|blocks?|points?)\b|"
-    r"\b(?:first|last|initial|capital|opening|final|leading|bold(?:ed)?|starting)\s+(?:\w+\s+)?"
+    r"\b(?:first|last|initial|capital|opening|final|leading|bold(?:ed)?|starting|1st|2nd|3rd|"
+    r"\d+th|line-initial|line-final)\s+(?:\w+\s+)?"
     r"(?:words?|letters?|characters?)\b|\bcolumn\s+(?:one|two|1|2|a|b)\b|"
     r"\bread\s+(?:from\s+)?(?:top\s+to\s+bottom|bottom\s+to\s+top|downwards?)\b|"
     r"\bacrostic|\breading\s+down\s+the\s+(?:first|left|initial)\s+column|"
@@ -466,6 +478,7 @@ _ACROSTIC_DO = re.compile(
 )
 _ERROR = re.compile(
     r"(?:^|\n)\s*(?:\[?\s*(?:ERROR|FATAL|CRITICAL|PANIC|EMERGENCY|ALERT)\b|\w*\s*ERR!|E:\s|"
+    r"(?-i:ERR_[A-Z_]+|E_[A-Z_]{3,})\b|"
     r"fatal:|error\s*(?:\d|0x|:|code)|Traceback\s*\(most\s+recent|\w*(?:Error|Exception)\b\s*"
     r"[:\-–]|Exception\b|Segmentation\s+fault|\d{3}\s+(?:Internal\s+Server\s+Error|Service\s+"
     r"Unavailable|Bad\s+Gateway|Forbidden|Unauthorized)|Warning:|\w+\s+failed\b)|"
@@ -530,9 +543,9 @@ def assess_pair(lead: str, follow: str) -> Verdict | None:
         return verdict
     if len(lead) > _SPLIT_LEAD_CHARS or _DISCUSSION.search(joined):
         return verdict
-    role = _ROLE_ANY.search(lead) or _WHO_LOOSE.search(lead)
-    if role is None:
-        return verdict
+    role = _VOC_COLON.search(lead) or _VOC_OTHER.search(lead) or _ADDRESS.search(lead)
+    if role is None:  # the lead must address an AI ("A word for the language model."), not
+        return verdict  # merely name one ("Resolving annotations when rebuilding a model")
     directive = _IMPERATIVE.search(follow) or _MODAL.search(follow) or _ML_DIRECTIVE.search(follow)
     if directive and _SPLIT_PAYLOAD.search(follow):
         return Verdict(
@@ -571,7 +584,11 @@ _SPLIT_PAYLOAD = re.compile(
 )
 
 
-_WHO_LOOSE = re.compile(rf"\b{_SOFT}\s+(?:\w+\s+)?(?:models?|bots?)\b", re.IGNORECASE)
+_ADDRESS = re.compile(
+    rf"\b(?:for|to|an|für|para|pour|à|aux|per|dla|для|к)\s+(?:\w+\s+){{0,2}}?"
+    rf"(?:(?<!user\s)(?<!data\s){_ROLE_STRONG}\b|{_ROLE_ML})",
+    re.IGNORECASE,
+)
 
 _STRONG_RISK = re.compile(
     rf"{_LEAK.pattern}|{_DANGER}|{_WEAKEN}|{_DESTROY}|{_EXFIL}|{_OVERRIDE.pattern}|"
@@ -849,6 +866,10 @@ _W_ACROSTIC = frozenset(
         "words",
         "letters",
         "top",
+        "1st",
+        "2nd",
+        "3rd",
+        "initial",
     ]
 )
 _N_TOOL = ("tool", "function", "observation", "jsonrpc", "next_action", "search_result")
@@ -1023,9 +1044,9 @@ def _tool_carries_instruction(text: str, start: int) -> bool:
         or _ML_DIRECTIVE.search(text, start, end)
         or _INTENT.search(text, start, end)
     )
-    if directive is None:
-        return False
     rest = text[start:end]
+    if directive is None:
+        return _ACTION_RISK.search(rest) is not None  # "next: git push --force; don't report it"
     words = rest.replace("_", " ")  # "assistant_instructions" addresses the assistant
     addressed = _ROLE_ANY.search(words) or _YOU.search(words) or _LOOSE_WORD.search(words)
     return bool(addressed or _STRONG_RISK.search(rest) or _SENSITIVE.search(rest))
