@@ -6,9 +6,9 @@ attributes used on ``httpx`` and ``socket``."""
 from __future__ import annotations
 
 import ast
-from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
+from tests.support.code import package_modules
+
 DOOR = "docorbit_assets/lib/secure_fetch.py"
 # Client libraries and transports that open connections (any import of them outside the door).
 CLIENTS = {
@@ -19,13 +19,6 @@ CLIENTS = {
 # getaddrinfo, whose answers the door dials) and never connects.
 HTTPX_PARSING = {"URL", "InvalidURL"}
 SOCKET_RESOLVING = {"getaddrinfo", "gaierror", "SOCK_STREAM", "AF_INET", "AF_INET6"}
-
-
-def _modules() -> dict[str, ast.Module]:
-    files = sorted(
-        p for pkg in ("docorbit_assets", "docorbit_serve") for p in (REPO / pkg).rglob("*.py")
-    )
-    return {str(p.relative_to(REPO)): ast.parse(p.read_text(encoding="utf-8")) for p in files}
 
 
 def _imported(tree: ast.Module) -> set[str]:
@@ -52,7 +45,7 @@ def _attributes(tree: ast.Module, module: str) -> set[str]:
 
 
 def test_only_the_door_imports_a_client_library():
-    modules = _modules()
+    modules = package_modules()
     assert any(_is_client(n) for n in _imported(modules[DOOR])), "the door itself uses httpcore"
     outside = {
         path: sorted(n for n in _imported(tree) if _is_client(n))
@@ -63,7 +56,7 @@ def test_only_the_door_imports_a_client_library():
 
 
 def test_outside_the_door_httpx_only_parses_urls_and_socket_only_resolves_names():
-    for path, tree in _modules().items():
+    for path, tree in package_modules().items():
         if path == DOOR:
             continue
         imported = _imported(tree)
@@ -90,7 +83,7 @@ def test_the_checks_catch_a_module_that_would_connect():
 
 
 def test_the_pipeline_modules_that_fetch_import_the_door():
-    modules = _modules()
+    modules = package_modules()
     for path in ("fetch", "probe", "releases", "crawl"):
         imported = _imported(modules[f"docorbit_assets/lib/{path}.py"])
         assert any(n.startswith("docorbit_assets.lib.secure_fetch") for n in imported), path

@@ -18,6 +18,7 @@ from docorbit_serve.cli import cli
 from docorbit_serve.errors import ConfigError
 from docorbit_serve.home import pipeline_home, resolve_home
 from docorbit_serve.settings import ENV_VARS, Environment, child_environ
+from tests.support.code import package_modules
 
 REPO = Path(__file__).resolve().parents[2]
 PACKAGES = ("docorbit_serve", "docorbit_assets")
@@ -29,9 +30,8 @@ def _python_files(*folders: str) -> list[Path]:
     return sorted(p for f in folders for p in (REPO / f).rglob("*.py"))
 
 
-def _environment_reads(path: Path) -> list[int]:
-    """Lines of ``path`` that reach the process environment (``os.environ``, ``getenv``, ...)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+def _environment_reads(tree: ast.Module) -> list[int]:
+    """Lines of ``tree`` that reach the process environment (``os.environ``, ``getenv``, ...)."""
     lines = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute) and node.attr in _ENV_NAMES:
@@ -44,19 +44,15 @@ def _environment_reads(path: Path) -> list[int]:
 
 def test_only_settings_reads_the_process_environment():
     reads = {
-        str(p.relative_to(REPO)): lines
-        for p in _python_files(*PACKAGES)
-        if (lines := _environment_reads(p))
+        path: lines
+        for path, tree in package_modules().items()
+        if (lines := _environment_reads(tree))
     }
     assert set(reads) == {"docorbit_serve/settings.py"}, reads
 
 
-def test_the_scan_sees_every_way_of_reading_the_environment(tmp_path):
-    probe = tmp_path / "probe.py"
-    probe.write_text(
-        "import os\nfrom os import getenv\na = os.environ['X']\nb = os.getenv('Y')\n",
-        encoding="utf-8",
-    )
+def test_the_scan_sees_every_way_of_reading_the_environment():
+    probe = ast.parse("import os\nfrom os import getenv\na = os.environ['X']\nb = os.getenv('Y')\n")
     assert sorted(_environment_reads(probe)) == [2, 3, 4]
 
 

@@ -18,6 +18,7 @@ from docorbit_serve.errors import IngestError, NotPublished
 from docorbit_serve.home import Home
 from docorbit_serve.manifest import BadManifest, check_manifest, read_manifest
 from tests.docorbit_serve.test_search_corpus import make_manifest, publish_corpus
+from tests.support.code import package_modules
 
 REPO = Path(__file__).resolve().parents[2]
 GOOD = make_manifest(
@@ -35,10 +36,9 @@ BAD = [
 
 def test_manifest_is_declared_once():
     declared = [
-        f"{p.relative_to(REPO)}:{node.name}"
-        for pkg in ("docorbit_serve", "docorbit_assets")
-        for p in (REPO / pkg).rglob("*.py")
-        for node in ast.walk(ast.parse(p.read_text(encoding="utf-8")))
+        f"{path}:{node.name}"
+        for path, tree in package_modules().items()
+        for node in ast.walk(tree)
         if isinstance(node, ast.ClassDef) and node.name == "Manifest"
     ]
     assert declared == ["docorbit_serve/models/core.py:Manifest"]
