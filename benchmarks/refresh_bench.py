@@ -6,19 +6,24 @@ call ``docorbit ingest`` / ``docorbit refresh`` make, named Dagster jobs on the 
 instance):
 
 1. cold ``run_ingest`` (empty home);
-2. ``run_ingest(refresh=True)`` with nothing changed — the target is <= 10 % of (1), with the
-   same snapshot ids and publish id (publishing is a no-op);
-3. one page of httpx edited, then ``refresh=True`` — only that page is normalized and sliced.
+2. ``run_ingest(refresh=True)`` with nothing changed, ``--repeat`` times (default 3) — the
+   target is <= 10 % of (1), with the same snapshot ids and publish id (one ``refresh_check``
+   run for all sources, no per-source run, no publish run);
+3. one page of the last doc set edited, then ``refresh=True`` — only that page is normalized
+   and sliced, only its changed chunks re-extracted (symbols, examples, pitfalls, postings).
 
-Prints seconds per phase and source, the ratio to cold, whether ids match, and the pages /
-chunks reused vs computed (asset materialization metadata). Nothing asserts a time. Usage:
-``.venv/bin/python benchmarks/refresh_bench.py [--only NAME ...] [--keep]``.
+Prints seconds per phase and source, the ratio to cold, the 1-minute load average before each
+phase (the machine is shared), whether ids match, and per stage the units reused / total
+(asset materialization metadata: pages, chunks, or pages for links). Nothing asserts a time.
+Usage: ``.venv/bin/python benchmarks/refresh_bench.py [--only NAME ...] [--repeat N] [--keep]``.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
+import statistics
 import sys
 import tempfile
 import time
@@ -57,14 +62,19 @@ def _reuse(home, report: dict) -> dict[str, str]:
 def _phase(label: str, home, cold: float | None, **kw) -> tuple[dict, float]:
     from docorbit_assets.ingest import run_ingest
 
+    load = os.getloadavg()[0]
     t0 = time.perf_counter()
     report = run_ingest(home, **kw)
     secs = time.perf_counter() - t0
     ratio = f" ({secs / cold:.1%} of cold)" if cold else ""
-    print(f"\n{label}: {secs:.1f} s{ratio}  ok={report['ok']}  publish {report['publish_id']}")
+    print(
+        f"\n{label}: {secs:.1f} s{ratio}  ok={report['ok']}  publish {report['publish_id']}"
+        f"  load {load:.2f}"
+    )
     reuse = _reuse(home, report)
     for name, e in sorted(report["sources"].items()):
-        print(f"  {name:9} {e['seconds']:7.1f} s  snapshot {e['snapshot']}  {reuse.get(name, '')}")
+        what = "unchanged (refresh_check)" if e.get("unchanged") else reuse.get(name, "")
+        print(f"  {name:9} {e['seconds']:7.1f} s  snapshot {e['snapshot']}  {what}")
     print(f"  publish   {report['publish']['seconds']:7.1f} s")
     return report, secs
 
@@ -73,6 +83,7 @@ def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--only", nargs="*", choices=sorted(DOC_SETS))
     ap.add_argument("--keep", action="store_true", help="keep the temporary project")
+    ap.add_argument("--repeat", type=int, default=3, help="unchanged refreshes to time")
     args = ap.parse_args(argv)
     if not DATA.is_dir():
         print(f"shared data not found at {DATA}; skipping the refresh benchmark")
@@ -91,10 +102,20 @@ def main(argv: list[str]) -> int:
         save_registry(Registry(home.config_path, sources))
         print(f"project {root}: {', '.join(names)}")
         cold, cold_s = _phase("cold ingest", home, None)
-        same, _ = _phase("refresh, nothing changed", home, cold_s, refresh=True)
-        ids = all(same["sources"][n]["snapshot"] == cold["sources"][n]["snapshot"] for n in names)
+        times = []
+        for i in range(max(1, args.repeat)):
+            same, secs = _phase(f"refresh, nothing changed #{i + 1}", home, cold_s, refresh=True)
+            times.append(secs)
+            ids = all(
+                same["sources"][n]["snapshot"] == cold["sources"][n]["snapshot"] for n in names
+            )
+            print(
+                f"  same snapshot ids: {ids}; same publish id: {same['publish_id'] == cold['publish_id']}"
+            )
+        med = statistics.median(times)
         print(
-            f"  same snapshot ids: {ids}; same publish id: {same['publish_id'] == cold['publish_id']}"
+            f"\nrefresh, nothing changed: median {med:.2f} s of {len(times)} "
+            f"(min {min(times):.2f}, max {max(times):.2f}) = {med / cold_s:.1%} of cold {cold_s:.1f} s"
         )
         target = names[-1]
         page = sorted((root / target).rglob("*.md"))[0]

@@ -1,16 +1,25 @@
 """The Dagster instance of a home, dead-run recovery and retention, apart from ``ingest``.
 
 Contract: ``open_instance(home)`` (the persistent instance under ``home/dagster``, created with
-telemetry off and run monitoring on), ``recover_dead_runs(instance)`` (STARTED runs tagged
+telemetry off and run monitoring on; it also writes ``write_dev_config(home)``), ``recover_dead_runs(instance)`` (STARTED runs tagged
 ``PID_TAG`` whose process is gone are marked failed), ``run_gc(home, ...)`` (retention,
 ``lib/gc.py``, under the ingest lock). Its own module so that the ``gc`` job
 (``defs/gc.py``) does not import ``ingest``, which imports the definitions (no import cycle).
 ``docorbit_assets.ingest`` re-exports these names.
+
+``write_dev_config(home)``: ``<project>/dagster.yaml`` (only when the project has a
+``docorbit.toml`` and no ``dagster.yaml`` yet; never overwritten) whose ``storage`` is the
+home's instance (``base_dir: .docorbit/dagster``, relative to the project). ``dagster dev`` /
+``dg dev -m docorbit_assets.definitions`` started in the project without ``DAGSTER_HOME`` read
+it from the working directory, so they show the runs the CLI recorded and keep schedule and
+sensor state, with no environment variable (the definitions find the project the same way:
+its ``docorbit.toml``).
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,7 +31,7 @@ from docorbit_serve.home import Home, atomic_write_bytes
 from docorbit_serve.ingest_lock import ingest_lock
 from docorbit_serve.registry import load_registry
 
-__all__ = ["PID_TAG", "open_instance", "recover_dead_runs", "run_gc"]
+__all__ = ["PID_TAG", "open_instance", "recover_dead_runs", "run_gc", "write_dev_config"]
 
 # Run monitoring: the daemon (docorbit ui / dagster dev) fails runs whose worker died.
 _DAGSTER_YAML = (
@@ -37,7 +46,31 @@ def open_instance(home: Home) -> dg.DagsterInstance:
     root.mkdir(parents=True, exist_ok=True)
     if not (root / "dagster.yaml").exists():
         atomic_write_bytes(root / "dagster.yaml", _DAGSTER_YAML)
+    write_dev_config(home)
     return dg.DagsterInstance.from_config(str(root))
+
+
+def write_dev_config(home: Home) -> Path | None:
+    """Write ``<project>/dagster.yaml`` for ``dagster dev`` / ``dg dev`` (module docstring);
+    returns its path when written, else ``None``."""
+    target = home.project_root / "dagster.yaml"
+    if (
+        not home.config_path.is_file()
+        or target.exists()
+        or (target.parent / "dagster.yml").exists()
+    ):
+        return None
+    try:
+        base = home.dagster_home.resolve().relative_to(home.project_root.resolve()).as_posix()
+    except ValueError:  # a home outside the project: an absolute path
+        base = home.dagster_home.resolve().as_posix()
+    text = (
+        "# Written by DocOrbit: `dagster dev` / `dg dev -m docorbit_assets.definitions` started\n"
+        "# in this folder use the project's Dagster instance (the CLI's runs, schedule state).\n"
+        f"storage:\n  sqlite:\n    base_dir: {json.dumps(base)}\n"
+    ).encode() + _DAGSTER_YAML
+    atomic_write_bytes(target, text)
+    return target
 
 
 @contextlib.contextmanager

@@ -1,7 +1,9 @@
-"""``docorbit schedule``, ``gc`` and ``ui`` through the real command line."""
+"""``docorbit schedule``, ``gc`` and ``ui``, and ``dg dev`` in a project, through the real command
+line."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -138,5 +140,86 @@ def test_ui_started_as_documented_lists_schedules_sensors_jobs_and_checks_and_st
         finally:
             proc.kill()
     assert code == 0
+    with socket.socket() as s, pytest.raises(ConnectionRefusedError):
+        s.connect(("127.0.0.1", port))  # the webserver is gone
+
+
+_RUNS = "{ runsOrError { ... on Runs { results { jobName status } } } }"
+
+
+def _wait_for_graphql(proc: subprocess.Popen, port: int, query: str, seconds: float) -> dict:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and proc.poll() is None:
+        try:
+            return _graphql(port, query)
+        except OSError:
+            time.sleep(1)
+    raise AssertionError(f"the UI did not answer within {seconds:.0f} s (exit {proc.poll()})")
+
+
+def _group_gone(pgid: int, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(pgid, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.5)
+    return False
+
+
+@pytest.mark.slow
+@pytest.mark.e2e
+def test_dg_dev_in_the_project_needs_no_variables_shows_cli_runs_and_stops_on_sigterm(
+    tmp_path: Path,
+) -> None:
+    _project(tmp_path)
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "guide.md").write_text("# Guide\n\n## Retry\n\nRetry with backoff.\n")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DAGSTER_", "DOCORBIT_"))}
+    ingest = subprocess.run(
+        [DOCORBIT, "--json", "ingest", "--source", "alpha"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        timeout=600,
+    )
+    assert ingest.returncode == 0, ingest.stderr[-2000:]
+    assert "base_dir" in (tmp_path / "dagster.yaml").read_text()  # written beside docorbit.toml
+    port = _free_port()
+    dg_bin = str(Path(sys.executable).with_name("dg"))
+    proc = subprocess.Popen(  # the command docs/operations.md gives, in the project folder
+        [dg_bin, "dev", "-m", "docorbit_assets.definitions", "-h", "127.0.0.1", "-p", str(port)],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        data = _wait_for_graphql(proc, port, _QUERY, 300)
+        (repo,) = data["repositoriesOrError"]["nodes"]
+        assert {s["name"] for s in repo["schedules"]} == {"refresh_alpha", "freshness_hourly"}
+        assert {"source_partitions", "publish_after_ingest", "release_watch"} <= {
+            s["name"] for s in repo["sensors"]
+        }
+        jobs = {j["name"] for j in repo["jobs"]}
+        assert {"ingest_alpha", "ingest_beta", "refresh_all", "refresh_check", "gc"} <= jobs
+        checks = {
+            tuple(n["assetKey"]["path"]): {c["name"] for c in n["assetChecksOrError"]["checks"]}
+            for n in repo["assetNodes"]
+        }
+        assert {"fresh_alpha", "fresh_beta"} <= checks[("published",)]
+        runs = _graphql(port, _RUNS)["runsOrError"]["results"]
+        assert {"ingest_alpha", "publish"} <= {r["jobName"] for r in runs}  # the CLI's runs
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=60)
+            stopped = _group_gone(proc.pid, 30)
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
+    assert stopped, "dg dev left processes behind after SIGTERM"
     with socket.socket() as s, pytest.raises(ConnectionRefusedError):
         s.connect(("127.0.0.1", port))  # the webserver is gone
