@@ -125,6 +125,11 @@ def test_source_limits_is_the_one_typed_reading_of_a_sources_limits():
     from docorbit_serve.settings import SourceLimits
 
     assert SourceLimits() == SourceLimits.from_table({})
+    fields = {f.name: f.default for f in dataclasses.fields(SourceLimits)}
+    assert set(fields) == set(LIMITS)  # every field a documented --limit key, and back
+    assert {k: list(v) if k == "ports" else v for k, v in fields.items()} == {
+        k: key.default for k, key in LIMITS.items()
+    }
     assert {f: LIMITS[f].default for f in ("max_pages", "retries")} == {
         "max_pages": 50,
         "retries": 2,
