@@ -41,6 +41,12 @@ source ``(line N)``; ``html[a:b]`` offsets into ``html``. ``place_html_annotatio
 ``; near text[o:o]`` to the latter (the heading they follow), so every annotation can be handed
 to one chunk (``text_span`` reads the offsets back).
 
+Split instructions: a paragraph of at most ``WINDOW_LEAD_CHARS`` is also judged together with
+the next one (``injection_structure.assess_pair``), and all Markdown titles of a text are read
+together as one carrier; such a window is reported (``text[a:b]`` over both) only when it is
+high and nothing inside it was. At most ``MAX_WINDOWS`` windows and ``MAX_TITLE_CARRIERS``
+single titles are judged per text; windows add at most twice the text to the work.
+
 Cost: each feature's expressions run only behind a literal-needle gate (one compiled
 alternation per feature, searched on the lower-cased paragraph); the ROT13 reading is built only
 when it could hold an override. At most ``MAX_SCAN_CHARS`` of ``text`` and of ``html`` are

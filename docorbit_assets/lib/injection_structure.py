@@ -7,16 +7,24 @@ the span of ``text`` that triggered it) or ``None``. ``carriers(text)`` yields t
 carriers a reader never sees: link titles in any quoting (``"…"``, ``'…'``, ``(…)``) of inline
 links, images and reference definitions, as ``(title, start, end, carrier)``. The text is never
 changed. ``injection.annotate`` runs these rules beside its phrase-level ones and keeps the
-higher severity.
+higher severity. ``assess_pair(lead, follow)`` judges two consecutive paragraphs as one: the
+joined text, or a short ``lead`` that addresses an AI followed by a directive about something
+sensitive (an instruction split over paragraphs). ``assess`` is cached (pages repeat their
+navigation titles).
 
 The rules generalise over wording because they look for *roles and speech acts*, not phrases:
 
-- **addressee**: a vocative to an AI (``<role>:``, ``<role>,``, ``Dear/Hey <role>``, ``you, the
-  <role>``, ``<role> reading this``, ``whoever is generating the answer``) from a small
-  multilingual lexicon of AI roles (assistant, agent, model, LLM, chatbot, named models; in fr,
-  es, pt, it, de, nl, ru, pl, tr, vi, ar, he, hi, ja, ko, zh);
+- **addressee**: a vocative to an AI (``<role>:``, ``<role>,``, ``Dear/Hey/<greeting> <role>``,
+  ``you, the <role>``, ``<role> reading this``, ``whoever is generating the answer``, after a
+  line start, punctuation, a dash or an emoji) from a compact multilingual lexicon of AI roles
+  (assistant, agent, model, LLM, chatbot, named models; in about 25 languages: fr, es, pt, it,
+  de, nl, ru, uk, pl, cs, sk, tr, vi, ar, he, hi, ja, ko, zh, id/ms, th, fa, sw, el, sv, da, no,
+  fi, hu, ro, bn, ur, ta, tl); a quotation embedded in prose that discusses attacks is a
+  mention, not an address;
 - **speech acts**: imperative verbs of overriding, revealing, sending, running, destroying,
   weakening, approving, concealing and steering the answer (English and the same languages);
+  after an address, a concrete secret, an override or concealment counts as the act in any
+  language; a sensitive object counts only in the clause of the directive;
 - **sensitive objects**: secrets (keys, tokens, ``.env``, ``~/.ssh``, the system prompt, the
   conversation), dangerous commands (``curl … | sh``, ``rm -rf``, ``chmod 777``, ``sudo``,
   ``powershell -enc``, a changed package registry, disabled TLS checks), destructive or
