@@ -142,11 +142,16 @@ def _neighbour(row: dict[str, Any] | None) -> dict[str, Any] | None:
     }
 
 
+_TEXT_KEYS = frozenset(("type", "severity", "evidence", "location"))
+"""The text fields of an annotation row; its integer places (start, end, near, line) stay
+integers or null."""
+
+
 def _annotations(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     seen: dict[str, dict[str, Any]] = {}
     for r in rows:
         for a in r.get("security_annotations") or ():
-            a = {k: ("" if v is None else str(v)) for k, v in dict(a).items()}
+            a = {k: ("" if v is None and k in _TEXT_KEYS else v) for k, v in dict(a).items()}
             seen.setdefault(json.dumps(a, sort_keys=True), a)
     return [seen[k] for k in sorted(seen)]
 

@@ -31,14 +31,25 @@ __all__ = [
     "with_snapshot",
 ]
 
-SCHEMA_VERSION = "3"
+SCHEMA_VERSION = "4"
 # 2: chunks.contains_code, chunks.explains_code
 # 3: endpoints (full OpenAPI contract), examples (framework, symbols, endpoints, missing_code),
 #    pitfalls (kind taxonomy, sentence, heading, symbols, endpoints) — docs/api.md
+# 4: security_annotations carry integer places (start, end, near, line) beside the display
+#    location (injection.Annotation; issue 12 item 5)
 
 _str = pa.string()
 _annotation = pa.struct(
-    [("type", _str), ("severity", _str), ("evidence", _str), ("location", _str)]
+    [
+        ("type", _str),
+        ("severity", _str),
+        ("evidence", _str),
+        ("location", _str),  # for people: text[a:b], html comment #2 (line 9); near text[o:o]
+        ("start", pa.int64()),  # offsets into the page Markdown; null for HTML-only carriers
+        ("end", pa.int64()),
+        ("near", pa.int64()),  # where an HTML-only carrier is placed in the Markdown
+        ("line", pa.int64()),  # an HTML carrier's 1-based line in the page HTML
+    ]
 )
 
 SOURCES = pa.schema(

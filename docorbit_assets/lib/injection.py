@@ -1,8 +1,8 @@
 """Prompt-injection annotations for fetched documentation. Text is never modified.
 
-Contract: ``annotate(text, html=None)`` returns a sorted list of
-``{"type", "severity", "evidence", "location"}`` dicts (the ``security_annotations`` struct of
-``schemas.py``). Types: ``prompt_injection_suspected`` (high), ``suspicious_instruction``
+Contract: ``annotate(text, html=None)`` returns a sorted list of rows
+``{"type", "severity", "evidence", "location", "start", "end", "near", "line"}`` (the
+``security_annotations`` struct of ``schemas.py``; ``Annotation.row()``). Types: ``prompt_injection_suspected`` (high), ``suspicious_instruction``
 (low/medium), ``hidden_text`` (a hidden carrier or invisible/obfuscating characters) and
 ``unsafe_link``. Severities: ``low`` < ``medium`` < ``high``.
 
@@ -35,11 +35,13 @@ Method (features, not a list of known payloads):
 
 Evidence strings show invisible characters as ``\\uXXXX`` escapes; they are safe to print.
 
-Locations: ``text[a:b]`` offsets into ``text`` (findings of the visible reading are mapped back
-past removed invisible characters and NFKC expansions); HTML carriers name the node and its
-source ``(line N)``; ``html[a:b]`` offsets into ``html``. ``place_html_annotations`` adds
-``; near text[o:o]`` to the latter (the heading they follow), so every annotation can be handed
-to one chunk (``text_span`` reads the offsets back).
+Locations are typed (``Annotation``, one row of the struct): ``start``/``end`` are offsets into
+``text`` (findings of the visible reading are mapped back past removed invisible characters and
+NFKC expansions); a carrier the text does not hold (an HTML node or ``html[a:b]``) has none,
+and ``line`` is its 1-based line in the page HTML. ``place_html_annotations`` sets ``near`` (the
+Markdown offset of the heading it follows), so every annotation can be handed to one chunk by
+``Annotation.anchor``. ``location`` is the same place written for people (``text[a:b]``,
+``html comment #2 (line 9); near text[o:o]``); no program parses it.
 
 Split instructions: a paragraph of at most ``WINDOW_LEAD_CHARS`` is also judged together with
 the next one (``injection_structure.assess_pair``), and all Markdown titles of a text are read
@@ -65,7 +67,9 @@ import html as html_lib
 import re
 import unicodedata
 from bisect import bisect_right
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, fields
+from typing import Any
 
 from lxml import etree
 
@@ -74,10 +78,11 @@ from docorbit_assets.lib import injection_structure
 __all__ = [
     "MAX_SCAN_CHARS",
     "SEVERITIES",
+    "Annotation",
+    "Span",
     "annotate",
     "max_severity",
     "place_html_annotations",
-    "text_span",
 ]
 
 SEVERITIES = ("low", "medium", "high")
@@ -305,14 +310,66 @@ _HIDDEN_ATTRS = (
 
 
 @dataclass(frozen=True)
+class Span:
+    """Character offsets ``[start, end)`` into the annotated text."""
+
+    start: int
+    end: int
+
+    @property
+    def location(self) -> str:
+        return f"text[{self.start}:{self.end}]"
+
+
+@dataclass(frozen=True)
+class Annotation:
+    """One security annotation: a row of the ``security_annotations`` struct.
+
+    ``location`` is for people (``text[a:b]``, ``html comment #2 (line 9)``, ``html[a:b]``, with
+    ``; near text[o:o]`` once placed); programs read the integers: ``start``/``end`` (offsets into
+    the text, ``None`` for carriers the text does not hold), ``near`` (the offset in the Markdown
+    where an HTML-only carrier is placed) and ``line`` (its 1-based line in the page HTML)."""
+
+    type: str
+    severity: str
+    evidence: str
+    location: str
+    start: int | None = None
+    end: int | None = None
+    near: int | None = None
+    line: int | None = None
+
+    @property
+    def anchor(self) -> int | None:
+        """The text offset that places this annotation: ``start``, else ``near``."""
+        return self.start if self.start is not None else self.near
+
+    def row(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any]) -> Annotation:
+        """An annotation from a stored row (rows written before the integer columns have none)."""
+        names = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in row.items() if k in names})
+
+
+def _carrier(text: str, span: Span, carrier: str) -> _View:
+    """A hidden carrier the text holds at ``span``."""
+    return _View(text, span.location, carrier, True, span)
+
+
+@dataclass(frozen=True)
 class _View:
     text: str
     location: str
     carrier: str  # "" for the visible text
     hidden: bool
+    span: Span | None = None  # where the carrier sits in the text, if it does
+    line: int | None = None  # its line in the page HTML, for HTML carriers
 
 
-def annotate(text: str, *, html: str | None = None) -> list[dict[str, str]]:
+def annotate(text: str, *, html: str | None = None) -> list[dict[str, Any]]:
     """Security annotations for ``text`` (and the page ``html`` it came from, if any).
 
     Locations: ``text[a:b]`` are character offsets into ``text`` (findings of the visible
@@ -320,7 +377,7 @@ def annotate(text: str, *, html: str | None = None) -> list[dict[str, str]]:
     which node and its source ``line``; ``html[a:b]`` are offsets into ``html``. At most
     ``MAX_SCAN_CHARS`` of each are scanned; the rest is reported as a ``not_scanned``
     annotation, never skipped silently."""
-    found: list[dict[str, str]] = []
+    found: list[dict[str, Any]] = []
     if len(text) > MAX_SCAN_CHARS:
         found.append(_not_scanned("text", len(text)))
         text = text[:MAX_SCAN_CHARS]
@@ -363,18 +420,19 @@ def _structural_findings(
     text: str,
     views: list[_View],
     omap: tuple[list[int], list[int]] | None,
-    found: list[dict[str, str]],
-) -> list[dict[str, str]]:
+    found: list[dict[str, Any]],
+) -> list[dict[str, Any]]:
     """``injection_structure`` over every view and every Markdown title carrier; a finding is
     kept only where it says more than the phrase rules already did at the same location."""
     best: dict[str, int] = {}
     for a in found:
         best[a["location"]] = max(best.get(a["location"], 0), _RANK[a["severity"]])
+    high = [Span(a["start"], a["end"]) for a in found if a["severity"] == "high" and _spanned(a)]
     titles = [
-        _View(title, f"text[{a}:{b}]", kind, True)
+        _carrier(title, Span(a, b), kind)
         for title, a, b, kind in injection_structure.carriers(text)
     ]
-    out: list[dict[str, str]] = []
+    out: list[dict[str, Any]] = []
     seen: set[str] = set()
     raw = _View(text, "raw", "", False)  # the visible view folds Cyrillic/Greek to Latin
     rest = views[1:] if views and views[0].text == text else views
@@ -392,26 +450,32 @@ def _structural_findings(
             if verdict is None:
                 continue
             rank = min(3, verdict.rank + 1) if view.hidden else verdict.rank
-            location = view.location
-            if location == "raw":
-                location = f"text[{offset}:{offset + len(para)}]"
-            elif location == "text":
-                start, end = _to_text(offset, omap), _to_text(offset + len(para), omap)
-                location = f"text[{start}:{end}]"
-            if best.get(location, 0) >= rank:
+            location: str | Span = view.span or view.location
+            if view.location == "raw":
+                location = Span(offset, offset + len(para))
+            elif view.location == "text":
+                location = Span(_to_text(offset, omap), _to_text(offset + len(para), omap))
+            key = location.location if isinstance(location, Span) else location
+            if best.get(key, 0) >= rank:
                 continue
-            best[location] = rank
+            best[key] = rank
+            if rank == 3 and isinstance(location, Span):
+                high.append(location)
             kind = "prompt_injection_suspected" if rank == 3 else "suspicious_instruction"
             line_start = para.rfind("\n", 0, verdict.start) + 1
             snippet = para[max(line_start, verdict.start - 80) : verdict.end + 160]
             evidence = _evidence(snippet)
             if view.carrier:
                 evidence = f"{view.carrier}: {evidence}"
-            out.append(_finding(kind, rank, f"{verdict.why}: {evidence}", location))
+            out.append(_finding(kind, rank, f"{verdict.why}: {evidence}", location, view.line))
             if len(out) >= MAX_FINDINGS_PER_VIEW:
                 return out
-    out.extend(_window_findings(text, titles, best))
+    out.extend(_window_findings(text, titles, high))
     return out[:MAX_FINDINGS_PER_VIEW]
+
+
+def _spanned(row: Mapping[str, Any]) -> bool:
+    return row.get("start") is not None and row.get("end") is not None
 
 
 MAX_TITLE_CARRIERS = 1_000
@@ -422,24 +486,24 @@ MAX_WINDOWS = 2_000
 """Windows judged per text: bounds the extra cost on a page of many short paragraphs."""
 
 
-def _window_findings(text: str, titles: list[_View], best: dict[str, int]) -> list[dict[str, str]]:
+def _window_findings(text: str, titles: list[_View], high: list[Span]) -> list[dict[str, Any]]:
     """Instructions split over places: a short paragraph read with the paragraph after it (an
     address to an AI in one, the order in the next), and all Markdown titles of the text read
     as one carrier. A window is reported only when it is high and no paragraph inside it was."""
-    out: list[dict[str, str]] = []
+    out: list[dict[str, Any]] = []
     paragraphs = _paragraphs(text)
     windows = [
         (a, b + len(q), (p, q), "paragraphs read together")
         for (a, p), (b, q) in zip(paragraphs, paragraphs[1:], strict=False)
         if len(p) <= WINDOW_LEAD_CHARS
     ][:MAX_WINDOWS]
-    spans = [text_span(v.location) for v in titles]
-    if len(titles) >= 2 and spans[0] and spans[-1]:
+    first, last = (titles[0].span, titles[-1].span) if titles else (None, None)
+    if len(titles) >= 2 and first and last:
         joined = "\n".join(v.text for v in titles)
-        windows.append((spans[0][0], spans[-1][1], (joined, ""), "link titles read together"))
+        windows.append((first.start, last.end, (joined, ""), "link titles read together"))
     for start, end, (lead, follow), carrier in windows:
-        location = f"text[{start}:{end}]"
-        if max((r for loc, r in best.items() if _inside(loc, start, end)), default=0) >= 3:
+        location = Span(start, end)
+        if any(start <= h.start and h.end <= end for h in high):
             continue
         if follow:
             verdict = injection_structure.assess_pair(lead, follow)
@@ -448,29 +512,20 @@ def _window_findings(text: str, titles: list[_View], best: dict[str, int]) -> li
             verdict, body = injection_structure.assess(lead, hidden=False), lead
         if verdict is None or verdict.rank < 3:
             continue
-        best[location] = 3
+        high.append(location)
         snippet = _evidence(body[max(0, verdict.start - 80) : verdict.end + 160])
         evidence = f"{verdict.why}: {carrier}: {snippet}"
         out.append(_finding("prompt_injection_suspected", 3, evidence, location))
     return out
 
 
-def _inside(location: str, start: int, end: int) -> bool:
-    span = text_span(location)
-    return span is not None and start <= span[0] and span[1] <= end
+def _not_scanned(what: str, size: int) -> dict[str, Any]:
+    rest = f"{size - MAX_SCAN_CHARS} characters after the first {MAX_SCAN_CHARS} were not scanned"
+    if what == "text":
+        return _finding("not_scanned", 1, rest, Span(MAX_SCAN_CHARS, size))
+    return _finding("not_scanned", 1, rest, f"{what}[{MAX_SCAN_CHARS}:{size}]", 1)
 
 
-def _not_scanned(what: str, size: int) -> dict[str, str]:
-    return _finding(
-        "not_scanned",
-        1,
-        f"{size - MAX_SCAN_CHARS} characters after the first {MAX_SCAN_CHARS} were not scanned",
-        f"{what}[{MAX_SCAN_CHARS}:{size}]",
-    )
-
-
-_LOCATED = re.compile(r"text\[(\d+):(\d+)\]")
-_HTML_LINE = re.compile(r"\(line (\d+)\)|^html\[(\d+):")
 _HTML_HEADING_ID = re.compile(
     r"<h[1-6]\b[^>]*?\sid\s*=\s*[\"']?([^\"'\s>]+)|<a\b[^>]*?\s(?:id|name)\s*=\s*[\"']?([^\"'\s>]+)"
     r"|<section\b[^>]*?\sid\s*=\s*[\"']?([^\"'\s>]+)",
@@ -479,23 +534,17 @@ _HTML_HEADING_ID = re.compile(
 _MD_ANCHOR = re.compile(r"[ ]\{[ ]*#([^\s}]+)[^}\n]*\}[ ]*$", re.M)
 
 
-def text_span(location: str) -> tuple[int, int] | None:
-    """The ``(start, end)`` offsets of the last ``text[a:b]`` in an annotation location."""
-    found = _LOCATED.findall(location)
-    return (int(found[-1][0]), int(found[-1][1])) if found else None
-
-
 def place_html_annotations(
-    annotations: list[dict[str, str]], html: str, markdown: str
-) -> list[dict[str, str]]:
+    annotations: list[dict[str, Any]], html: str, markdown: str
+) -> list[dict[str, Any]]:
     """Give annotations found in a page's HTML a place in its Markdown.
 
     A carrier the conversion removed (a comment, a CSS-hidden element, an attribute) has no
     offset in the Markdown; it is placed at the heading it follows in the HTML: the last
     element with an ``id`` at or before its source line whose id is also a ``{ #id }`` heading
-    anchor of the Markdown (else the start of the page). The location gains
-    ``; near text[o:o]`` so chunks can carry it."""
-    if all(text_span(a["location"]) for a in annotations):
+    anchor of the Markdown (else the start of the page). It gains ``near = o`` (and its display
+    location ``; near text[o:o]``) so chunks can carry it."""
+    if all(a.get("start") is not None for a in annotations):
         return annotations
     md_anchor = {
         m.group(1): m.start() - (m.start() - markdown.rfind("\n", 0, m.start()) - 1)
@@ -511,23 +560,16 @@ def place_html_annotations(
             marks.append((line, md_anchor[anchor]))
     out = []
     for a in annotations:
-        if text_span(a["location"]) is None:
-            hit = _HTML_LINE.search(a["location"])
-            at = 0
-            if hit:
-                where = (
-                    int(hit.group(1))
-                    if hit.group(1)
-                    else html.count("\n", 0, int(hit.group(2))) + 1
-                )
-                before = [off for ln, off in marks if ln <= where]
-                at = before[-1] if before else 0
-            a = {**a, "location": f"{a['location']}; near text[{at}:{at}]"}
+        if a.get("start") is None:
+            where = a.get("line")
+            before = [off for ln, off in marks if where is not None and ln <= where]
+            at = before[-1] if before else 0
+            a = {**a, "location": f"{a['location']}; near text[{at}:{at}]", "near": at}
         out.append(a)
     return out
 
 
-def max_severity(annotations: list[dict[str, str]]) -> str:
+def max_severity(annotations: list[dict[str, Any]]) -> str:
     """The highest severity in ``annotations`` ("" when there are none)."""
     top = max((_RANK.get(a.get("severity", ""), 0) for a in annotations), default=0)
     return SEVERITIES[top - 1] if top else ""
@@ -584,30 +626,24 @@ def _text_views(text: str) -> list[_View]:
             chr(ord(c) - 0xE0000) for c in m.group() if 0x20 <= ord(c) - 0xE0000 < 0x7F
         )
         if decoded.strip():
-            views.append(
-                _View(decoded, f"text[{m.start()}:{m.end()}]", "unicode tag characters", True)
-            )
+            views.append(_carrier(decoded, Span(m.start(), m.end()), "unicode tag characters"))
     for m in _BIDI_RUN.finditer(text):
         if m.group(0)[0] in "\u202e\u202b\u2067":  # right-to-left: shown reversed
-            views.append(
-                _View(m.group(1)[::-1], f"text[{m.start()}:{m.end()}]", "bidi override", True)
-            )
+            views.append(_carrier(m.group(1)[::-1], Span(m.start(), m.end()), "bidi override"))
     for m in _ENTITY_RUN.finditer(text):
         start = max(0, m.start())
         end = text.find("\n", m.end())
         chunk = text[start : end if end != -1 else len(text)]
-        views.append(
-            _View(html_lib.unescape(chunk), f"text[{start}:{m.end()}]", "html entities", True)
-        )
+        views.append(_carrier(html_lib.unescape(chunk), Span(start, m.end()), "html entities"))
     for m in _BASE64_RUN.finditer(text):
         decoded = _b64_text(m.group())
         if decoded:
-            views.append(_View(decoded, f"text[{m.start()}:{m.end()}]", "base64", True))
+            views.append(_carrier(decoded, Span(m.start(), m.end()), "base64"))
     for m in _MD_TITLE.finditer(text):
-        views.append(_View(m.group(2), f"text[{m.start()}:{m.end()}]", "markdown link title", True))
+        views.append(_carrier(m.group(2), Span(m.start(), m.end()), "markdown link title"))
     if not _TAGGY.search(text):  # with tags present the HTML parse finds the comments
         for m in _COMMENT.finditer(text):
-            views.append(_View(m.group(1), f"text[{m.start()}:{m.end()}]", "html comment", True))
+            views.append(_carrier(m.group(1), Span(m.start(), m.end()), "html comment"))
     visible = views[0].text
     if _GATE_B_ROT13.search(visible.lower()):  # only a reading that could say more is built
         views.append(_View(codecs.encode(visible, "rot13"), "text", "rot13", True))
@@ -645,6 +681,7 @@ def _html_views(markup: str, *, page: bool = True) -> list[_View]:
                 f"html comment #{i + 1} (line {node.sourceline or 0})",
                 "html comment",
                 True,
+                line=node.sourceline or 0,
             )
         )
     for el in root.iter():
@@ -660,6 +697,7 @@ def _html_views(markup: str, *, page: bool = True) -> list[_View]:
                         f"html <{tag}> @{attr} (line {el.sourceline or 0})",
                         f"{attr} attribute",
                         True,
+                        line=el.sourceline or 0,
                     )
                 )
         reason = _hidden_reason(el)
@@ -668,7 +706,11 @@ def _html_views(markup: str, *, page: bool = True) -> list[_View]:
             if content.strip():
                 views.append(
                     _View(
-                        content, f"html <{tag}> {reason} (line {el.sourceline or 0})", reason, True
+                        content,
+                        f"html <{tag}> {reason} (line {el.sourceline or 0})",
+                        reason,
+                        True,
+                        line=el.sourceline or 0,
                     )
                 )
     return views
@@ -933,22 +975,21 @@ def _assess_view(
     view: _View,
     omap: tuple[list[int], list[int]] | None = None,
     only: list[tuple[int, str]] | None = None,
-) -> list[dict[str, str]]:
+) -> list[dict[str, Any]]:
     if only is not None:
         paragraphs = only
     elif view.hidden and view.carrier not in ("rot13", "leetspeak"):
         paragraphs = [(0, view.text)]  # a hidden carrier is judged as one piece
     else:
         paragraphs = _paragraphs(view.text)
-    found: list[dict[str, str]] = []
+    found: list[dict[str, Any]] = []
     for offset, para in paragraphs:
         rank, match, why = _assess_paragraph(para) if len(paragraphs) > 1 else _assess(para)
         if view.hidden and rank:
             rank = min(3, rank + 1)
-        location = view.location
+        location: str | Span = view.span or view.location
         if view.location == "text":  # the visible text or a same-length re-reading of it
-            start, end = _to_text(offset, omap), _to_text(offset + len(para), omap)
-            location = f"text[{start}:{end}]"
+            location = Span(_to_text(offset, omap), _to_text(offset + len(para), omap))
         if rank == 0:
             if view.hidden and view.carrier not in ("rot13", "leetspeak", "markdown link title"):
                 words = len(view.text.split())
@@ -956,11 +997,8 @@ def _assess_view(
                     view.carrier in ("unicode tag characters", "bidi override", "base64")
                     or words >= 8
                 ):
-                    found.append(
-                        _finding(
-                            "hidden_text", 1, f"{view.carrier}: {_evidence(view.text)}", location
-                        )
-                    )
+                    evidence = f"{view.carrier}: {_evidence(view.text)}"
+                    found.append(_finding("hidden_text", 1, evidence, location, view.line))
             continue
         if rank == 1 and why == _WHY_MENTION and not view.hidden:
             continue
@@ -968,7 +1006,7 @@ def _assess_view(
         evidence = _evidence(_sentence(para, match)) if match else _evidence(para)
         if view.carrier:
             evidence = f"{view.carrier}: {evidence}"
-        found.append(_finding(kind, rank, f"{why}: {evidence}", location))
+        found.append(_finding(kind, rank, f"{why}: {evidence}", location, view.line))
         if len(found) >= MAX_FINDINGS_PER_VIEW:
             break
     return found
@@ -997,20 +1035,21 @@ def _evidence(text: str, limit: int = 240) -> str:
 
 
 def _finding(
-    kind: str, rank: int, evidence: str, location: str, carrier: str = ""
-) -> dict[str, str]:
-    return {
-        "type": kind,
-        "severity": SEVERITIES[rank - 1],
-        "evidence": evidence,
-        "location": location,
-    }
+    kind: str, rank: int, evidence: str, at: str | Span, line: int | None = None
+) -> dict[str, Any]:
+    """An annotation row; ``at`` is a text span or the display location of a carrier that the
+    text does not hold (an HTML node, ``html[a:b]``)."""
+    if isinstance(at, Span):
+        found = Annotation(kind, SEVERITIES[rank - 1], evidence, at.location, at.start, at.end)
+    else:
+        found = Annotation(kind, SEVERITIES[rank - 1], evidence, at, line=line)
+    return found.row()
 
 
 # -- characters and links --------------------------------------------------------------------
 
 
-def _character_findings(text: str) -> list[dict[str, str]]:
+def _character_findings(text: str) -> list[dict[str, Any]]:
     found = []
     tags = [m for m in _TAG_RUN.finditer(text) if not _is_flag_sequence(text, m)]
     for m in tags:
@@ -1019,7 +1058,7 @@ def _character_findings(text: str) -> list[dict[str, str]]:
                 "hidden_text",
                 2,
                 f"{len(m.group())} Unicode tag characters",
-                f"text[{m.start()}:{m.end()}]",
+                Span(m.start(), m.end()),
             )
         )
     for m in _BIDI_RUN.finditer(text):
@@ -1028,7 +1067,7 @@ def _character_findings(text: str) -> list[dict[str, str]]:
                 "hidden_text",
                 1,
                 f"bidi control reorders: {_evidence(m.group(), 120)}",
-                f"text[{m.start()}:{m.end()}]",
+                Span(m.start(), m.end()),
             )
         )
     for m in _ZW_IN_WORD.finditer(text):
@@ -1037,7 +1076,7 @@ def _character_findings(text: str) -> list[dict[str, str]]:
                 "hidden_text",
                 1,
                 f"zero-width character inside a word: {_evidence(m.group())}",
-                f"text[{m.start()}:{m.end()}]",
+                Span(m.start(), m.end()),
             )
         )
     mixed = re.search(r"\b(?=\w*[A-Za-z])(?=\w*[\u0400-\u04ff\u0370-\u03ff])\w+\b", text)
@@ -1047,7 +1086,7 @@ def _character_findings(text: str) -> list[dict[str, str]]:
                 "hidden_text",
                 1,
                 f"mixed-script word (look-alike letters): {mixed.group()}",
-                f"text[{mixed.start()}:{mixed.end()}]",
+                Span(mixed.start(), mixed.end()),
             )
         )
     for m in _ENTITY_RUN.finditer(text):
@@ -1056,7 +1095,7 @@ def _character_findings(text: str) -> list[dict[str, str]]:
                 "hidden_text",
                 1,
                 f"letters written as HTML entities: {m.group()[:80]}",
-                f"text[{m.start()}:{m.end()}]",
+                Span(m.start(), m.end()),
             )
         )
     return found
@@ -1069,19 +1108,19 @@ def _is_flag_sequence(text: str, m: re.Match[str]) -> bool:
     )
 
 
-def _unsafe_md_links(text: str) -> list[dict[str, str]]:
+def _unsafe_md_links(text: str) -> list[dict[str, Any]]:
     return [
         _finding(
             "unsafe_link",
             2,
             f"link target: {_evidence(m.group(1), 120)}",
-            f"text[{m.start(1)}:{m.end(1)}]",
+            Span(m.start(1), m.end(1)),
         )
         for m in _UNSAFE_LINK_MD.finditer(text)
     ]
 
 
-def _unsafe_html_links(markup: str) -> list[dict[str, str]]:
+def _unsafe_html_links(markup: str) -> list[dict[str, Any]]:
     found = []
     for m in re.finditer(
         r"\b(href|src|action|data|xlink:href|formaction)\s*=\s*(\"[^\"]*\"|'[^']*'|[^\s>]+)",
@@ -1105,6 +1144,7 @@ def _unsafe_html_links(markup: str) -> list[dict[str, str]]:
                     rank,
                     f"{m.group(1)}={_evidence(value, 120)}",
                     f"html[{m.start()}:{m.end()}]",
+                    markup.count("\n", 0, m.start()) + 1,
                 )
             )
     for m in re.finditer(r"<meta[^>]+http-equiv\s*=\s*[\"']?refresh[^>]*>", markup, _I):
@@ -1114,11 +1154,12 @@ def _unsafe_html_links(markup: str) -> list[dict[str, str]]:
                 1,
                 f"meta refresh: {_evidence(m.group(), 120)}",
                 f"html[{m.start()}:{m.end()}]",
+                markup.count("\n", 0, m.start()) + 1,
             )
         )
     return found
 
 
-def _dedupe(found: list[dict[str, str]]) -> list[dict[str, str]]:
+def _dedupe(found: list[dict[str, Any]]) -> list[dict[str, Any]]:
     unique = {(a["location"], a["type"], a["severity"], a["evidence"]): a for a in found}
     return [unique[k] for k in sorted(unique, key=lambda k: (-_RANK[k[2]], k[1], k[0], k[3]))]

@@ -28,10 +28,10 @@ Contract: ``slice_pages(pages) -> pa.Table``, deterministic, rows in page order 
   chunk id of the nearest ancestor section, "" for top-level sections.
 - ``url`` = page URL + ``#anchor`` when the anchor is non-empty; provenance (source, library,
   version, path, title, fetched_at) is copied from the page. ``security_annotations``: every
-  page annotation is given to exactly one chunk, by the start of its ``text[a:b]`` location
-  (offsets into the page Markdown; HTML carriers the conversion removed carry a
-  ``near text[o:o]`` placement from ``injection.place_html_annotations``): the chunk whose
-  line range holds it, else the next chunk, else the last; no location → the first chunk.
+  page annotation is given to exactly one chunk, by its integer ``start`` (an offset into the
+  page Markdown; HTML carriers the conversion removed carry a ``near`` placement from
+  ``injection.place_html_annotations``; ``injection.Annotation.anchor``): the chunk whose line
+  range holds it, else the next chunk, else the last; neither → the first chunk.
   Nothing is re-annotated, so chunk and page agree and the annotator runs once per page.
 - ``code_blocks`` (language, code) of the fences in the chunk; ``tokens`` via ``count_tokens``;
   ``content_hash`` = SHA-256 hex of ``text``.
@@ -54,7 +54,7 @@ from typing import Any
 import pyarrow as pa
 
 from docorbit_assets.lib.extract import example_id
-from docorbit_assets.lib.injection import text_span
+from docorbit_assets.lib.injection import Annotation
 from docorbit_assets.lib.markdown_scan import Scan, admonitions, scan_markdown
 from docorbit_serve.schemas import SCHEMAS, stable_id
 from docorbit_serve.tokens import count_tokens
@@ -164,8 +164,8 @@ def _relate_code(rows: list[dict[str, Any]]) -> None:
 
 def _place_annotations(annotations: list[dict], markdown: str, rows: list[dict[str, Any]]) -> None:
     """Each page annotation goes to exactly one chunk: the one whose line range holds the start
-    of its ``text[a:b]`` location (the next chunk when it starts on a blank line between two,
-    the last chunk past the end, the first when it has no text location)."""
+    of its text offset, ``start`` or else ``near`` (the next chunk when it starts on a blank line
+    between two, the last chunk past the end, the first when it has neither)."""
     if not rows:
         return
     starts = [0]
@@ -173,8 +173,8 @@ def _place_annotations(annotations: list[dict], markdown: str, rows: list[dict[s
         starts.append(m.end())
     ends = [r["line_end"] for r in rows]
     for ann in annotations:
-        span = text_span(ann.get("location") or "")
-        line = bisect_right(starts, span[0]) if span else 1  # 1-based line of the start
+        at = Annotation.from_row(ann).anchor  # start, else the near placement
+        line = bisect_right(starts, at) if at is not None else 1  # 1-based line of the start
         k = bisect_left(ends, line)
         rows[min(k, len(rows) - 1)]["security_annotations"].append(dict(ann))
 

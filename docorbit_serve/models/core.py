@@ -48,12 +48,18 @@ __all__ = [
 
 
 class SecurityAnnotation(BaseModel):
-    """A finding of the injection scanner on a piece of fetched text."""
+    """A finding of the injection scanner on a piece of fetched text. ``location`` is for
+    people; ``start``/``end`` are offsets into the page Markdown (null for a carrier only the
+    page HTML holds), ``near`` where such a carrier is placed, ``line`` its line in the HTML."""
 
     type: str = ""
     severity: str = ""
     evidence: str = ""
     location: str = ""
+    start: int | None = None
+    end: int | None = None
+    near: int | None = None
+    line: int | None = None
 
 
 class Hit(BaseModel):

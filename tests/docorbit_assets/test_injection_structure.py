@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from docorbit_assets.lib.injection import annotate, max_severity, text_span
+from docorbit_assets.lib.injection import Annotation, annotate, max_severity
 from docorbit_assets.lib.injection_structure import assess, carriers
 
 REPO = Path(__file__).resolve().parents[2]
@@ -70,8 +70,8 @@ def test_annotation_keeps_the_text_and_points_into_it():
     before = text
     found = annotate(text)
     assert text == before
-    spans = [text_span(a["location"]) for a in found]
-    assert any(span is not None and text[span[0] : span[1]].strip() for span in spans)
+    spans = [(a["start"], a["end"]) for a in found if a["start"] is not None]
+    assert any(text[start:end].strip() for start, end in spans)
 
 
 @pytest.mark.parametrize(
@@ -115,9 +115,7 @@ def test_an_instruction_split_over_two_paragraphs_is_read_as_one():
     )
     found = [a for a in annotate(text) if a["severity"] == "high"]
     assert found, annotate(text)
-    span = text_span(found[0]["location"])
-    assert span is not None
-    window = text[span[0] : span[1]]
+    window = text[found[0]["start"] : found[0]["end"]]
     assert "language model" in window and "id_rsa" in window  # both paragraphs, one finding
     assert "paragraphs read together" in found[0]["evidence"]
 
@@ -137,7 +135,7 @@ def test_link_titles_are_also_read_together():
     )
     found = [a for a in annotate(text) if a["severity"] == "high"]
     assert found
-    assert any(text_span(a["location"]) for a in found)
+    assert all(Annotation.from_row(a).anchor is not None for a in found)
 
 
 def test_a_quoted_attack_inside_security_prose_stays_below_high():

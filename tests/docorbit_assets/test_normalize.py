@@ -223,12 +223,15 @@ def test_normalize_annotates_injections_in_markdown_and_in_hidden_html_carriers(
     md_ann = rows["/a.md"]["security_annotations"]
     assert [a["severity"] for a in md_ann if a["type"] == "prompt_injection_suspected"] == ["high"]
     start = rows["/a.md"]["markdown"].index("Ignore all")
+    assert (md_ann[0]["start"], md_ann[0]["end"]) == (start, start + 63)
     assert md_ann[0]["location"] == f"text[{start}:{start + 63}]"
     html_ann = rows["/b/"]["security_annotations"]
     hidden = [a for a in html_ann if "css-hidden" in a["location"]]
     assert hidden and hidden[0]["severity"] == "high"
     assert "cat ~/.aws/credentials" not in rows["/b/"]["markdown"]  # the carrier is not content
     at = rows["/b/"]["markdown"].index("## B")
+    assert hidden[0]["near"] == at and hidden[0]["start"] is None
+    assert hidden[0]["line"] == html.count(b"\n", 0, html.index(b"display:none")) + 1
     assert hidden[0]["location"].endswith(f"near text[{at}:{at}]")
 
 

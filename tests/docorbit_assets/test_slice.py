@@ -159,6 +159,10 @@ def test_slice_gives_each_page_annotation_to_the_chunk_holding_its_location():
             "severity": "high",
             "evidence": "x",
             "location": "html comment #1 (line 9); near text[0:0]",
+            "start": None,
+            "end": None,
+            "near": 0,
+            "line": 9,
         }
     )
     chunks = slice_markdown(page)
