@@ -384,8 +384,9 @@ _PREAPPROVED = re.compile(
     r"\b(?:approved|authori[sz]ed|okayed|ok'd|consented|agreed|permitted|allowed|cleared|"
     r"confirmed|signed\s+off|green-?lit|accepted)\b(?:\s+[\w'-]+){0,6}?\s+(?:ahead\s+of\s+time|"
     r"beforehand|in\s+advance|earlier|previously|already|at\s+setup|during\s+(?:setup|onboarding))\b|"
-    r"\b(?:consent|approval|permission|authori[sz]ation|sign-?off)\s+(?:recorded|granted|given|"
-    r"logged|obtained|confirmed|received)\b|\b(?:ahead\s+of\s+time|beforehand|earlier|already|"
+    r"\b(?:consent|approval|permission|authori[sz]ation|sign-?off)\s*\(?\s*(?:recorded|granted|"
+    r"given|logged|obtained|confirmed|received)\b|\b(?:blanket|standing|general|permanent|"
+    r"unlimited)\s+(?:\w+\s+)?(?:consent|approval|permission|authori[sz]ation|sign-?off)\b|\b(?:ahead\s+of\s+time|beforehand|earlier|already|"
     r"previously)\b[^.;\n]{0,30}?\b(?:approved|authori[sz]ed|okayed|consented|agreed|"
     r"permitted|allowed|cleared|confirmed)\b|"
     r"\b(?:user|owner|operator|human|developer|requester|customer|maintainer|admin|account\s+"
@@ -1060,7 +1061,10 @@ def _tool_carries_instruction(text: str, start: int) -> bool:
     return bool(addressed or _STRONG_RISK.search(rest) or _SENSITIVE.search(rest))
 
 
-_TITLE = r"(?:\"(?P<t1>[^\"\n]{3,500})\"|'(?P<t2>[^'\n]{3,500})'|\((?P<t3>[^()\n]{3,500})\))"
+_TITLE = (
+    r"(?:\"(?P<t1>[^\"\n]{3,500})\"|'(?P<t2>[^'\n]{3,500})'|"
+    r"\((?P<t3>(?:[^()\n]|\([^()\n]{0,200}\)){3,500})\))"  # one level of (…) inside (…)
+)
 _INLINE_TITLE = re.compile(rf"!?\[[^\]\n]{{0,300}}\]\(\s*<?[^\s)>]*>?\s+{_TITLE}\s*\)")
 _REF_TITLE = re.compile(rf"^ {{0,3}}\[[^\]\n]{{1,300}}\]:[ \t]*<?\S+?>?[ \t]+{_TITLE}[ \t]*$", re.M)
 
