@@ -75,6 +75,7 @@ from docorbit_serve import errors
 from docorbit_serve.errors import ConfigError, IngestError
 from docorbit_serve.home import Home
 from docorbit_serve.registry import load_registry
+from docorbit_serve.search.rerank import served_stage
 
 __all__ = ["PID_TAG", "open_instance", "recover_dead_runs", "run_gc", "run_ingest"]
 
@@ -87,7 +88,7 @@ def _unchanged(home: Home, registry: Any) -> bool:
     served = current_manifest(home) or {}
     if not served.get("index") or not (home.path / served["index"]).is_file():
         return False
-    if registry.hybrid != bool(served.get("vectors")):
+    if (registry.dense_stage if registry.hybrid else None) != served_stage(served):
         return False
     return plan_publication(home, registry)["publish_id"] == served.get("publish_id")
 

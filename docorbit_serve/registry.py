@@ -229,6 +229,18 @@ class Registry:
         return value
 
     @property
+    def dense_stage(self) -> str:
+        """``[settings] dense_stage`` (default ``rrf``): what a hybrid search does with the
+        dense model, ``rrf`` (fuse a dense top 50) or ``rerank`` (re-score lexical candidates)."""
+        value = self.settings.get("dense_stage", "rrf")
+        if value not in ("rrf", "rerank"):
+            raise ConfigError(
+                f"[settings] dense_stage must be 'rrf' or 'rerank', got {value!r}",
+                detail={"dense_stage": repr(value), "known": ["rerank", "rrf"]},
+            )
+        return str(value)
+
+    @property
     def stale_after_hours(self) -> float:
         """``[settings] stale_after_hours`` (default 48): freshness limit since the last fetch."""
         return _positive(self.settings, "stale_after_hours", 48)

@@ -62,6 +62,9 @@ TOP_LEVEL = {
 SETTINGS = {
     "allow_hosts": Key((list,), [], "HOST:PORT pairs the fetch policy allows (private docs)"),
     "hybrid": Key((bool,), False, "also build dense vectors at ingest (hybrid search)"),
+    "dense_stage": Key(
+        (str,), "rrf", "hybrid's dense stage: rrf (fuse a dense top 50) or rerank (re-score)"
+    ),
     "stale_after_hours": Key(_NUM, 48, "a source older than this since its fetch is stale"),
     "keep_snapshots": Key((int,), 3, "snapshots `docorbit gc` keeps per source"),
     "release_feeds": Key((dict,), {}, "base URLs of the pypi/npm/github release feeds (track)"),

@@ -20,6 +20,7 @@ from docorbit_assets.lib import index as lib_index
 from docorbit_assets.lib import publish as lib_publish
 from docorbit_assets.lib import vectors as lib_vectors
 from docorbit_serve.errors import IngestError
+from docorbit_serve.search.rerank import served_stage
 
 __all__ = ["search_index"]
 
@@ -33,7 +34,8 @@ def search_index(docorbit: DocOrbitResource) -> dg.Output[dict]:
     if not manifest["sources"]:
         raise IngestError("nothing to index: no configured source has a snapshot; run an ingest")
     current = lib_publish.current_manifest(home) or {}
-    if _reusable(home, current, manifest["publish_id"], registry.hybrid):
+    stage = registry.dense_stage if registry.hybrid else None
+    if _reusable(home, current, manifest["publish_id"], stage):
         # Same snapshots as the publication being served: its index is complete and checked.
         return dg.Output(
             dict(current),
@@ -54,16 +56,17 @@ def search_index(docorbit: DocOrbitResource) -> dg.Output[dict]:
     if registry.hybrid:
         t0 = time.perf_counter()
         manifest["vectors"] = lib_vectors.build_vectors(
-            home, manifest, path, progress=lib_vectors.stderr_progress
+            home, manifest, path, progress=lib_vectors.stderr_progress, stage=stage or "rrf"
         )
         metadata["vector_rows"] = manifest["vectors"]["rows"]
         metadata["vectors_seconds"] = round(time.perf_counter() - t0, 2)
     return dg.Output(manifest, metadata=metadata)
 
 
-def _reusable(home, current: dict, publish_id: str, hybrid: bool) -> bool:
+def _reusable(home, current: dict, publish_id: str, stage: str | None) -> bool:
+    """``stage``: the wanted dense stage, ``None`` without vectors (not hybrid)."""
     if current.get("publish_id") != publish_id or not current.get("index"):
         return False
-    if hybrid != bool(current.get("vectors")):
+    if stage != served_stage(current):
         return False
     return (home.path / current["index"]).is_file()

@@ -5,7 +5,8 @@ Contract:
     ``docorbit_serve.search.dense`` (``chunk_text`` of title, breadcrumb, heading and text) and
     writes ``index/<publish_id>.vectors.npy``: one float32 row of ``dense.DIM`` per chunk, row
     ``cid - 1`` for ``search_docs.cid``. Returns ``{"path": <relative to home>, "model":
-    dense.MODEL_ID, "rows": n}`` for the manifest's ``vectors`` entry.
+    dense.MODEL_ID, "rows": n, "stage": stage}`` for the manifest's ``vectors`` entry (``stage``:
+    what search does with the vectors, ``[settings] dense_stage``; ``search.rerank``).
   - Snapshots are immutable, so each snapshot's vectors are computed once and cached under
     ``home/vectors/<model tag>/<snapshot>.npz`` (chunk ids + vectors); a later publication that
     keeps the snapshot reuses them. A cache file whose chunk ids differ from the snapshot's is
@@ -114,7 +115,11 @@ def _snapshot_vectors(
 
 
 def build_vectors(
-    home: Home, manifest: dict[str, Any], index_path: Path, progress: Progress | None = None
+    home: Home,
+    manifest: dict[str, Any],
+    index_path: Path,
+    progress: Progress | None = None,
+    stage: str = "rrf",
 ) -> dict[str, Any]:
     """Write the publication's vectors file from the snapshot caches; see the module docstring."""
     out = vectors_path(home, manifest["publish_id"])
@@ -128,7 +133,12 @@ def build_vectors(
     n = len(rows)
     if [r[0] for r in rows] != list(range(1, n + 1)):
         raise IngestError(f"{index_path}: search_docs ids are not 1..{n}; rebuild the index")
-    entry = {"path": out.relative_to(home.path).as_posix(), "model": dense.MODEL_ID, "rows": n}
+    entry = {
+        "path": out.relative_to(home.path).as_posix(),
+        "model": dense.MODEL_ID,
+        "rows": n,
+        "stage": stage,
+    }
     matrix = np.zeros((n, dense.DIM), dtype=np.float32)
     by_snapshot: dict[str, list[tuple[Any, ...]]] = {}
     for r in rows:

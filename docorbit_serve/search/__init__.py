@@ -218,7 +218,16 @@ def _view(catalog: Any, hybrid: bool | None) -> tuple[duckdb.DuckDBPyConnection,
     return cur, vectors
 
 
+def _publication_stage(catalog: Any) -> str:
+    """``[settings] dense_stage`` as recorded in the published manifest's vectors entry."""
+    from docorbit_serve.search.rerank import served_stage
+
+    manifest = catalog.manifest() if hasattr(catalog, "manifest") else {}
+    return served_stage(manifest) or "rrf"
+
+
 def _dense_stage(
+    catalog: Any,
     cur: duckdb.DuckDBPyConnection,
     vectors: Any,
     query: str,
@@ -227,16 +236,17 @@ def _dense_stage(
     cfg: ScoringConfig,
     deadline: Deadline,
 ) -> tuple[list[dict[str, Any]], str | None]:
-    """The publication's dense stage (``cfg.dense_stage``): RRF fusion or the re-scorer."""
-    if cfg.dense_stage == "rerank":
+    """The dense stage (``cfg.dense_stage``, else the publication's): RRF or the re-scorer."""
+    stage = cfg.dense_stage or _publication_stage(catalog)
+    if stage == "rerank":
         from docorbit_serve.search.rerank import rescore  # numpy only with vectors
 
         res = rescore(ranked, vectors, query, cfg=cfg, deadline=deadline)
         return res.rows, res.notice
-    if cfg.dense_stage != "rrf":
+    if stage != "rrf":
         raise UsageError(
-            f"unknown dense stage {cfg.dense_stage!r}; choose rrf or rerank",
-            detail={"dense_stage": cfg.dense_stage, "known": ["rerank", "rrf"]},
+            f"unknown dense stage {stage!r}; choose rrf or rerank",
+            detail={"dense_stage": stage, "known": ["rerank", "rrf"]},
         )
     from docorbit_serve.search.hybrid import fuse  # numpy only when hybrid
 
@@ -300,7 +310,7 @@ def search(
             deadline.check("re-ranking")
             if vectors is not None:
                 ranked, notice = _dense_stage(
-                    cur, vectors, query, ranked, (library, version), cfg, deadline
+                    catalog, cur, vectors, query, ranked, (library, version), cfg, deadline
                 )
                 notices += [notice] if notice else []
                 deadline.check("dense ranking")

@@ -38,6 +38,7 @@ Figures and how the settings were chosen: docs/retrieval.md, "Second stage (sess
 from __future__ import annotations
 
 import concurrent.futures
+import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,7 +48,7 @@ from docorbit_serve.search import dense
 from docorbit_serve.search.deadline import Deadline
 from docorbit_serve.search.scoring import SCORING, ScoringConfig
 
-__all__ = ["RESERVE_S", "STAGES", "Rescored", "fuse_scores", "rescore"]
+__all__ = ["RESERVE_S", "STAGES", "Rescored", "fuse_scores", "rescore", "served_stage"]
 
 # Dense stages a publication with vectors can run (``ScoringConfig.dense_stage``): ``rrf``
 # fuses a dense top-k into the lexical list (hybrid.fuse), ``rerank`` re-scores lexical
@@ -55,7 +56,26 @@ __all__ = ["RESERVE_S", "STAGES", "Rescored", "fuse_scores", "rescore"]
 STAGES = ("rrf", "rerank")
 # Seconds of the search deadline kept for what follows the second stage (the hit rows).
 RESERVE_S = 0.25
-_worker = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="rerank")
+_worker: concurrent.futures.ThreadPoolExecutor | None = None
+_worker_lock = threading.Lock()
+
+
+def served_stage(manifest: dict[str, Any]) -> str | None:
+    """The dense stage a publication serves: ``None`` without vectors, else its vectors entry's
+    ``stage`` (``[settings] dense_stage`` at ingest; ``rrf`` when the entry names none)."""
+    entry = manifest.get("vectors")
+    if not entry:
+        return None
+    stage = entry.get("stage") if isinstance(entry, dict) else None
+    return stage if stage in STAGES else "rrf"
+
+
+def _pool() -> concurrent.futures.ThreadPoolExecutor:
+    global _worker
+    with _worker_lock:
+        if _worker is None:
+            _worker = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="rerank")
+        return _worker
 
 
 @dataclass
@@ -105,7 +125,7 @@ def _query_vector(text: str, deadline: Deadline | None) -> np.ndarray | None:
     wait = deadline.remaining() - RESERVE_S
     if wait <= 0:
         return None
-    future = _worker.submit(dense.embed, [text])
+    future = _pool().submit(dense.embed, [text])
     try:
         return future.result(timeout=wait)[0]
     except concurrent.futures.TimeoutError:

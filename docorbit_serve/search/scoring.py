@@ -97,8 +97,9 @@ class ScoringConfig:
     rrf_k: int = 60
     hybrid_depth: int = 50
     # The dense stage of a publication with vectors: "rrf" (hybrid.fuse) or "rerank" (re-score
-    # the lexical top rerank_depth, rerank.rescore; docs/retrieval.md "Second stage").
-    dense_stage: str = "rrf"
+    # the lexical top rerank_depth, rerank.rescore; docs/retrieval.md "Second stage"); "" =
+    # the publication's ([settings] dense_stage at ingest, recorded in its manifest).
+    dense_stage: str = ""
     rerank_depth: int = 30
     rerank_lexical_weight: float = 0.7
     rerank_keep_margin: float = 0.2

@@ -4,6 +4,7 @@ chunk texts from the kit's httpx docs, real vectors; a real ingest for the searc
 from __future__ import annotations
 
 import hashlib
+import json
 from dataclasses import replace
 from pathlib import Path
 
@@ -11,7 +12,7 @@ import numpy as np
 import pytest
 
 from docorbit_serve.catalog import Catalog
-from docorbit_serve.errors import SearchError, UsageError
+from docorbit_serve.errors import ConfigError, SearchError, UsageError
 from docorbit_serve.evaluate import load_queries, score_run
 from docorbit_serve.registry import load_registry, save_registry
 from docorbit_serve.search import dense, search
@@ -117,14 +118,43 @@ def test_fusion_keeps_the_size_of_the_lexical_lead():
 # --- search with the second stage on a real hybrid publication ------------------------------
 
 
+def _settings(home, **values) -> None:
+    reg = load_registry(home.config_path)
+    reg.settings.update(values)
+    save_registry(reg)
+
+
+def test_the_dense_stage_setting_is_rrf_or_rerank(tmp_path):
+    home = make_home(tmp_path / "p", httpx_source())
+    assert load_registry(home.config_path).dense_stage == "rrf"
+    _settings(home, dense_stage="colbert")
+    with pytest.raises(ConfigError):
+        _ = load_registry(home.config_path).dense_stage
+
+
 @pytest.fixture(scope="module")
 def hybrid_home(tmp_path_factory):  # named as in SLOW_FIXTURES: a real ingest with vectors
     home = make_home(tmp_path_factory.mktemp("rerank"), httpx_source())
-    reg = load_registry(home.config_path)
-    reg.settings["hybrid"] = True
-    save_registry(reg)
+    _settings(home, hybrid=True, dense_stage="rerank")
     ingest(home)
     return home
+
+
+def test_the_setting_is_published_and_search_reranks_by_default(hybrid_home):
+    manifest = json.loads(hybrid_home.published_path.read_text())
+    assert manifest["vectors"]["stage"] == "rerank"
+    cat = Catalog(hybrid_home)
+    try:
+        lex = search(cat, "stream a large download", hybrid=False, limit=30)
+        rr = search(cat, "stream a large download", limit=30)  # no cfg: the publication's
+        rrf = search(
+            cat, "stream a large download", limit=30, cfg=replace(SCORING, dense_stage="rrf")
+        )
+    finally:
+        cat.close()
+    assert {h.chunk_id for h in rr.hits} == {h.chunk_id for h in lex.hits}
+    assert "dense" not in {h.matched_by for h in rr.hits}
+    assert [h.chunk_id for h in rrf.hits] != [h.chunk_id for h in rr.hits]
 
 
 def test_search_rerank_keeps_the_lexical_hits_and_says_dense_ranked(hybrid_home):
@@ -168,3 +198,15 @@ def test_rerank_ranks_the_kits_httpx_questions_at_least_as_well_as_lexical(hybri
         cat.close()
     lexical, rerank = (score_run(queries, runs[n]) for n in ("lexical", "rerank"))
     assert queries and rerank["mrr@10"] >= lexical["mrr@10"]
+
+
+def test_changing_the_setting_republishes_with_the_new_stage(hybrid_home):
+    try:
+        _settings(hybrid_home, dense_stage="rrf")
+        ingest(hybrid_home)
+        manifest = json.loads(hybrid_home.published_path.read_text())
+        assert manifest["vectors"]["stage"] == "rrf"
+    finally:
+        _settings(hybrid_home, dense_stage="rerank")
+        ingest(hybrid_home)
+    assert json.loads(hybrid_home.published_path.read_text())["vectors"]["stage"] == "rerank"
