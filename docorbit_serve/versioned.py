@@ -307,7 +307,7 @@ def versioned_search(
         truncated=res.truncated,
         elapsed_ms=round((time.perf_counter() - t0) * 1000, 3),
         versions={lib: p.to_dict() for lib, p in in_play.items()},
-        notices=[notice(p) for p in in_play.values()],
+        notices=[*res.notices, *(notice(p) for p in in_play.values())],
     )
 
 
