@@ -15,6 +15,11 @@ Start the UI with one command (sets ``DAGSTER_HOME`` and the project itself)::
     .venv/bin/docorbit ui            # or: make ui  — http://127.0.0.1:3000
 
 Every asset carries an owner (``OWNERS``) and a description (its docstring).
+
+Runs launched by the UI, schedules and sensors use the in-process executor, as ``run_ingest``
+does: a per-source run is ~15 short steps, and a subprocess per step (Dagster's default
+multiprocess executor: a Python start and the imports each) cost more than the steps on a
+small machine.
 """
 
 from __future__ import annotations
@@ -73,6 +78,7 @@ def build_definitions(home: Home | None = None) -> dg.Definitions:
         schedules=schedules,
         sensors=[*SENSORS, publish_sensor([*ingest_jobs.values(), REFRESH_ALL]), release_watch],
         resources=build_resources(home),
+        executor=dg.in_process_executor,
     )
     with warnings.catch_warnings():  # map_asset_specs is marked preview in Dagster 1.13
         warnings.simplefilter("ignore", dg.PreviewWarning)
