@@ -385,7 +385,10 @@ _PREAPPROVED = re.compile(
     r"confirmed|signed\s+off|green-?lit|accepted)\b(?:\s+[\w'-]+){0,6}?\s+(?:ahead\s+of\s+time|"
     r"beforehand|in\s+advance|earlier|previously|already|at\s+setup|during\s+(?:setup|onboarding))\b|"
     r"\b(?:consent|approval|permission|authori[sz]ation|sign-?off)\s*\(?\s*(?:recorded|granted|"
-    r"given|logged|obtained|confirmed|received)\b|\b(?:blanket|standing|general|permanent|"
+    r"given|logged|obtained|confirmed|received|verified|documented|noted|secured|on\s+record)\b|"
+    r"\b(?:consent|approval|permission|authori[sz]ation|sign-?off)\s+(?:\w+\s+){0,2}?(?:by|from)\s+"
+    r"(?:the|your|this|our)\s+(?:\w+\s+)?(?:user|owner|operator|human|developer|maintainers?|"
+    r"admin\w*|customer|team|lead)\b|\b(?:blanket|standing|general|permanent|"
     r"unlimited)\s+(?:\w+\s+)?(?:consent|approval|permission|authori[sz]ation|sign-?off)\b|\b(?:ahead\s+of\s+time|beforehand|earlier|already|"
     r"previously)\b[^.;\n]{0,30}?\b(?:approved|authori[sz]ed|okayed|consented|agreed|"
     r"permitted|allowed|cleared|confirmed)\b|"
@@ -492,7 +495,7 @@ _ERROR = re.compile(
     r"[:\-–]|Exception\b|Segmentation\s+fault|\d{3}\s+(?:Internal\s+Server\s+Error|Service\s+"
     r"Unavailable|Bad\s+Gateway|Forbidden|Unauthorized)|Warning:|\w+\s+failed\b)|"
     r"(?<![./-])\b(?:corrupted|has\s+expired|expired|integrity\s+check\s+failed|could\s+not\s+"
-    r"be\s+(?:parsed|loaded|verified)|cannot\s+load|failed|failure|errors?|exception|mismatch|"
+    r"be\s+(?:parsed|loaded|verified)|cannot\s+load|failed|failing|failure|errors?|exception|mismatch|"
     r"denied|not\s+verified|unverified|crash(?:ed)?|panic|fault|broken|outdated|invalid)\b"
     r"(?![./-]\w)",
     _I,
