@@ -10,7 +10,9 @@ Contract:
   (``hybird`` → ``hybrid``); a value of the wrong type is a ``ConfigError`` too.
 - ``SourceLimits.from_table(limits)``: a source's ``[sources.limits]`` as one typed value
   object (every ``LIMITS`` key, its default when absent), checked like the file; the fetcher's
-  ``fetch_limits`` and the crawler's ``CrawlLimits`` read their values from it.
+  ``fetch_limits`` returns it and the crawler's ``CrawlLimits`` reads its share from it.
+  ``LIMITS`` holds the one declaration of each default: ``FetchPolicy``, ``CrawlLimits`` and
+  ``netpolicy.DEFAULT_PORTS`` take theirs from it.
 - ``Environment.read(environ=None)``: the environment variables DocOrbit reads (``ENV_VARS``,
   plus ``HOME``), typed and validated in one place (``os.environ`` is read here and nowhere
   else in ``docorbit_serve`` / ``docorbit_assets``; a test scans the code for it). An empty
@@ -97,7 +99,7 @@ LIMITS = {
     "deadline": Key(_NUM, 30.0, "seconds per request, redirects and body included"),
     "timeout": Key(_NUM, 10.0, "seconds to connect"),
     "retries": Key((int,), 2, "retries of a failed request (429/5xx, connection errors)"),
-    "ports": Key((list,), [80, 443], "ports the fetch policy allows for this source"),
+    "ports": Key((list,), [80, 443, 8080, 8443], "ports the fetch policy allows for this source"),
 }
 ENV_VARS = {
     "DOCORBIT_HOME": Key((str,), "", "home folder (like --home)"),

@@ -33,7 +33,7 @@ import httpx
 
 from docorbit_assets.lib.secure_fetch import FetchResult, SecureFetcher
 from docorbit_serve.errors import BlockedURL, DocOrbitError
-from docorbit_serve.settings import SourceLimits
+from docorbit_serve.settings import LIMITS, SourceLimits
 
 __all__ = [
     "CrawlLimits",
@@ -55,12 +55,14 @@ _ASSET_SUFFIXES = (
 
 @dataclass(frozen=True)
 class CrawlLimits:
-    max_pages: int = 50
-    max_depth: int = 3
-    concurrency: int = 5
-    max_links_per_page: int = 1000
-    max_total_bytes: int = 200 * 1024 * 1024
-    max_seconds: float = 600.0
+    """The crawl's share of ``[sources.limits]`` (defaults: ``settings.LIMITS``)."""
+
+    max_pages: int = LIMITS["max_pages"].default
+    max_depth: int = LIMITS["max_depth"].default
+    concurrency: int = LIMITS["concurrency"].default
+    max_links_per_page: int = LIMITS["max_links_per_page"].default
+    max_total_bytes: int = LIMITS["max_total_bytes"].default
+    max_seconds: float = LIMITS["max_seconds"].default
 
     @classmethod
     def from_limits(cls, limits: Mapping[str, Any] | None) -> CrawlLimits:

@@ -38,6 +38,7 @@ from typing import Any
 import httpx
 
 from docorbit_serve.errors import BlockedURL, UsageError
+from docorbit_serve.settings import LIMITS
 
 __all__ = [
     "DEFAULT_PORTS",
@@ -54,7 +55,7 @@ __all__ = [
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 
-DEFAULT_PORTS = (80, 443, 8080, 8443)
+DEFAULT_PORTS = tuple(LIMITS["ports"].default)  # 80, 443, 8080, 8443 (settings.LIMITS)
 
 REASONS = (
     "credentials",

@@ -64,7 +64,7 @@ from docorbit_assets.lib.netpolicy import (
 )
 from docorbit_serve.errors import BlockedURL, FetchError
 from docorbit_serve.registry import SourceConfig
-from docorbit_serve.settings import SourceLimits
+from docorbit_serve.settings import LIMITS, SourceLimits
 
 __all__ = [
     "FETCH_CODES",
@@ -75,8 +75,6 @@ __all__ = [
     "SecureFetcher",
     "decode_bounded",
 ]
-
-MiB = 1024 * 1024
 
 FETCH_CODES = (
     "bad_redirect",
@@ -92,7 +90,7 @@ FETCH_CODES = (
     "too_many_redirects",
 )
 
-# names used in ``[sources.limits]`` / fetch.FetchLimits -> FetchPolicy fields
+# names used in ``[sources.limits]`` -> FetchPolicy fields
 _LIMIT_ALIASES = {
     "deadline": "deadline_s",
     "timeout": "connect_timeout_s",
@@ -110,16 +108,16 @@ class FetchPolicy:
 
     allow_hosts: tuple[str, ...] = ()
     ports: tuple[int, ...] = DEFAULT_PORTS
-    deadline_s: float = 30.0
-    connect_timeout_s: float = 10.0
-    max_bytes: int = 10 * MiB
+    deadline_s: float = LIMITS["deadline"].default
+    connect_timeout_s: float = LIMITS["timeout"].default
+    max_bytes: int = LIMITS["max_bytes"].default
     max_redirects: int = 5
-    max_retries: int = 2
+    max_retries: int = LIMITS["retries"].default
     backoff_s: float = 0.5
     max_retry_after_s: float = 30.0
     respect_robots: bool = True
     robots_max_bytes: int = 500 * 1024
-    politeness_s: float = 1.0
+    politeness_s: float = LIMITS["politeness"].default
     max_crawl_delay_s: float = 10.0
     max_connections: int = 10
     user_agent: str = "DocOrbit/0.1 (documentation indexer)"
@@ -795,23 +793,11 @@ class SecureFetcher:
 # cached fetcher per policy (robots.txt and politeness state shared within a process).
 
 
-@dataclass(frozen=True)
-class FetchLimits:
-    max_pages: int = 50
-    max_bytes: int = 10 * 1024 * 1024
-    timeout: float = 10.0
-    deadline: float = 30.0
-
-
-def fetch_limits(cfg: SourceConfig) -> FetchLimits:
-    """The per-request limits of a source (``settings.SourceLimits``: the one typed reading)."""
-    lim = SourceLimits.from_table(cfg.limits)
-    return FetchLimits(
-        max_pages=int(lim.max_pages),
-        max_bytes=int(lim.max_bytes),
-        timeout=float(lim.timeout),
-        deadline=float(lim.deadline),
-    )
+def fetch_limits(cfg: SourceConfig) -> SourceLimits:
+    """A source's limits, typed (``settings.SourceLimits``: the one reading); each request
+    through the door applies ``max_bytes``, ``timeout`` and ``deadline``, the stage
+    ``max_pages``."""
+    return SourceLimits.from_table(cfg.limits)
 
 
 @dataclass(frozen=True)

@@ -83,9 +83,10 @@ def test_add_and_remove_keep_comments_order_and_untouched_keys(tmp_path):
 
 def test_limit_keys_are_exactly_those_the_fetcher_and_crawler_honour(tmp_path):
     from docorbit_assets.lib.crawl import CrawlLimits
-    from docorbit_assets.lib.secure_fetch import _LIMIT_ALIASES, FetchLimits, FetchPolicy
+    from docorbit_assets.lib.secure_fetch import _LIMIT_ALIASES, FetchPolicy
 
-    honoured = set(CrawlLimits.__dataclass_fields__) | set(FetchLimits.__dataclass_fields__)
+    per_request = {"max_pages", "max_bytes", "timeout", "deadline"}  # fetch.py via fetch_limits
+    honoured = set(CrawlLimits.__dataclass_fields__) | per_request
     policy = {f.name for f in dataclasses.fields(FetchPolicy)}
     honoured |= {k for k, v in _LIMIT_ALIASES.items() if v in policy}
     assert set(LIMITS) <= honoured | policy, set(LIMITS) - honoured - policy
@@ -140,3 +141,22 @@ def test_source_limits_is_the_one_typed_reading_of_a_sources_limits():
     assert fetch_limits(cfg).max_pages == 7 and CrawlLimits.from_limits(cfg.limits).max_depth == 1
     with pytest.raises(ConfigError, match="did you mean 'max_depth'"):
         SourceLimits.from_table({"max_dept": 2})
+
+
+def test_the_fetcher_and_crawler_defaults_are_the_documented_limits():
+    from docorbit_assets.lib.crawl import CrawlLimits
+    from docorbit_assets.lib.netpolicy import DEFAULT_PORTS, NetPolicy, check_url
+    from docorbit_assets.lib.secure_fetch import _LIMIT_ALIASES, FetchPolicy
+
+    policy = FetchPolicy()
+    for key, field in _LIMIT_ALIASES.items():
+        assert getattr(policy, field) == LIMITS[key].default, key
+    assert policy.max_bytes == LIMITS["max_bytes"].default
+    assert list(policy.ports) == list(DEFAULT_PORTS) == LIMITS["ports"].default
+    crawl = CrawlLimits()
+    for key in CrawlLimits.__dataclass_fields__:
+        assert getattr(crawl, key) == LIMITS[key].default, key
+    docs = (REPO / "docs" / "configuration.md").read_text(encoding="utf-8")
+    assert "| `ports` | `[80, 443, 8080, 8443]` |" in docs
+    for port in LIMITS["ports"].default:  # the documented default is what the policy lets through
+        assert check_url(f"https://docs.example.com:{port}/", NetPolicy()).port == port
