@@ -359,7 +359,7 @@ _TOOL_SHAPED = re.compile(
     r"tool_use_id)\b[\"']?\s*[:=]|[\"'](?:tool|tool_name|function|function_name)[\"']\s*:\s*"
     r"[\"'][^\"'\n]{1,60}[\"']\s*,\s*[\"'](?:result|output|response|content)[\"']\s*:|"
     r"</?\s*(?:function_results?|tool_results?|tool_response|tool_outputs?|function_response|"
-    r"function_output|observation|search_results?)\b|\[\s*/?\s*tool[_\s-]?(?:output|result|"
+    r"function_output|observation|search_results?)\b|\[\s*/?\s*(?:tool|function)[_\s-]?(?:output|result|"
     r"response)\b|^[\s>*_#]*(?:tool|function)\s+(?:response|result|output)\b|"
     r"^[\s>*_]*(?:Observation|Thought)\s*:|"
     r"[\"']jsonrpc[\"']\s*:|[\"']type[\"']\s*:\s*[\"'](?:tool_result|tool_response|tool|"
@@ -484,7 +484,7 @@ _ACROSTIC_DO = re.compile(
     r"\b(?:follow|obey|carry\s+(?:it\s+|them\s+)?out|do\s+(?:exactly\s+)?(?:what|as)|execute|"
     r"perform|act\s+on|run|your\s+(?:real\s+|actual\s+|true\s+)?task|instructions?|command|"
     r"meant\s+for\s+you|concatenate|decode|what\s+(?:the\s+|you\s+)?(?:\w+\s+)?(?:should|"
-    r"must|needs?\s+to|has\s+to|have\s+to)\s+do|do\s+next|spells?|spelled|order|"
+    r"must|needs?\s+to|has\s+to|have\s+to)\s+do|do\s+next|order|"
     r"directive|combine|task|orders?|what\s+it\s+says|as\s+it\s+says)\b",
     _I,
 )
@@ -508,6 +508,7 @@ _ERROR_FIX = re.compile(
 )
 _DISCUSSION = re.compile(
     r"\b(?:prompt[-\s]injections?|injection\s+attacks?|attacks?|attackers?|adversar\w+|"
+    r"(?:fake|spoofed|forged|planted)\s+(?:tool|function|error|system)\w*|"
     r"social[-\s]engineering|red[-\s]team\w*|OWASP|jailbreak\w*|mitigations?|defen[cs]es?|"
     r"malicious|threat\s+model|security\s+researchers?|scanners?|phishing|such\s+as|"
     r"for\s+example|e\.g\.)\b(?!\.example)",
@@ -1057,10 +1058,13 @@ def _tool_carries_instruction(text: str, start: int) -> bool:
         or _INTENT.search(text, start, end)
     )
     rest = text[start:end]
-    if directive is None:
-        return _ACTION_RISK.search(rest) is not None  # "next: git push --force; don't report it"
     words = rest.replace("_", " ")  # "assistant_instructions" addresses the assistant
     addressed = _ROLE_ANY.search(words) or _YOU.search(words) or _LOOSE_WORD.search(words)
+    quoted = _masked_mentions(text)[start] == " "  # the marker sits in a quote inside prose
+    if quoted:
+        return bool(addressed and (directive or _ACTION_RISK.search(rest)))
+    if directive is None:
+        return _ACTION_RISK.search(rest) is not None  # "next: git push --force; don't report it"
     return bool(addressed or _STRONG_RISK.search(rest) or _SENSITIVE.search(rest))
 
 

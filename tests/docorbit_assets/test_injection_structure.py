@@ -20,7 +20,16 @@ from docorbit_assets.lib.injection_structure import assess, carriers
 REPO = Path(__file__).resolve().parents[2]
 SETS = [
     REPO / "fixtures" / "injection" / f"{name}.jsonl"
-    for name in ("heldout", "fresh", "blind", "s4_first", "s4_second", "s4_third", "s4_fourth")
+    for name in (
+        "heldout",
+        "fresh",
+        "blind",
+        "s4_first",
+        "s4_second",
+        "s4_third",
+        "s4_fourth",
+        "s4_fifth",
+    )
 ]
 RANK = {"": 0, "low": 1, "medium": 2, "high": 3}
 KINDS = (
