@@ -29,7 +29,17 @@ from docorbit_assets.lib.injection import annotate, max_severity  # noqa: E402
 from docorbit_assets.lib.injection_structure import assess, carriers  # noqa: E402
 
 _RANK = {"": 0, "low": 1, "medium": 2, "high": 3}
-SETS = ("heldout", "fresh", "blind", "s4_first", "s4_second", "s4_third", "s4_fourth", "s4_fifth")
+SETS = (
+    "heldout",
+    "fresh",
+    "blind",
+    "s4_first",
+    "s4_second",
+    "s4_third",
+    "s4_fourth",
+    "s4_fifth",
+    "s4_sixth",
+)
 
 
 def _rows(path: Path) -> list[dict]:
