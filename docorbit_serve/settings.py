@@ -10,9 +10,9 @@ Contract:
   (``hybird`` → ``hybrid``); a value of the wrong type is a ``ConfigError`` too.
 - ``SourceLimits.from_table(limits)``: a source's ``[sources.limits]`` as one typed value
   object (every ``LIMITS`` key, its default when absent), checked like the file; the fetcher's
-  ``fetch_limits`` returns it and the crawler's ``CrawlLimits`` reads its share from it.
-  ``LIMITS`` holds the one declaration of each default: ``FetchPolicy``, ``CrawlLimits`` and
-  ``netpolicy.DEFAULT_PORTS`` take theirs from it.
+  ``fetch_limits`` returns it and the crawler takes it whole. ``LIMITS`` holds the one
+  declaration of each default: ``FetchPolicy`` and ``netpolicy.DEFAULT_PORTS`` take theirs from
+  it.
 - ``Environment.read(environ=None)``: the environment variables DocOrbit reads (``ENV_VARS``,
   plus ``HOME``), typed and validated in one place (``os.environ`` is read here and nowhere
   else in ``docorbit_serve`` / ``docorbit_assets``; a test scans the code for it). An empty

@@ -4,9 +4,10 @@ Contract:
 
 - ``crawl(start_url, fetcher, limits)`` fetches the start page, then follows ``<a href>``,
   ``<base href>`` and ``<meta http-equiv=refresh>`` links level by level (depth 0 = start) with
-  up to ``concurrency`` requests in flight. Defaults: 50 pages, depth 3, concurrency 5,
-  1000 links per page, 200 MiB in total, 10 minutes; ``CrawlLimits.from_limits`` reads a
-  source's ``[sources.limits]``.
+  up to ``concurrency`` requests in flight, within ``limits``: the source's
+  ``settings.SourceLimits`` (``max_pages``, ``max_depth``, ``concurrency``,
+  ``max_links_per_page``, ``max_total_bytes``, ``max_seconds``; defaults 50 pages, depth 3,
+  concurrency 5, 1000 links per page, 200 MiB in total, 10 minutes).
 - Scope: same origin as the start URL and a path under the start URL's folder. Every URL found
   in content passes ``netpolicy.check_url`` BEFORE it is queued; refusals are recorded in
   ``skipped`` with their reason (e.g. ``loopback``, ``scheme``), out-of-scope links as
@@ -33,10 +34,9 @@ import httpx
 
 from docorbit_assets.lib.secure_fetch import FetchResult, SecureFetcher
 from docorbit_serve.errors import BlockedURL, DocOrbitError
-from docorbit_serve.settings import LIMITS, SourceLimits
+from docorbit_serve.settings import SourceLimits
 
 __all__ = [
-    "CrawlLimits",
     "CrawlResult",
     "CrawledPage",
     "Skipped",
@@ -51,24 +51,6 @@ _ASSET_SUFFIXES = (
     ".woff", ".woff2", ".ttf", ".eot", ".otf", ".pdf", ".zip", ".gz", ".tgz", ".tar", ".whl",
     ".mp4", ".webm", ".mp3", ".wasm",
 )  # fmt: skip
-
-
-@dataclass(frozen=True)
-class CrawlLimits:
-    """The crawl's share of ``[sources.limits]`` (defaults: ``settings.LIMITS``)."""
-
-    max_pages: int = LIMITS["max_pages"].default
-    max_depth: int = LIMITS["max_depth"].default
-    concurrency: int = LIMITS["concurrency"].default
-    max_links_per_page: int = LIMITS["max_links_per_page"].default
-    max_total_bytes: int = LIMITS["max_total_bytes"].default
-    max_seconds: float = LIMITS["max_seconds"].default
-
-    @classmethod
-    def from_limits(cls, limits: Mapping[str, Any] | None) -> CrawlLimits:
-        """The crawl's share of a source's limits (``settings.SourceLimits``)."""
-        lim = SourceLimits.from_table(limits)
-        return cls(**{k: getattr(lim, k) for k in cls.__dataclass_fields__})
 
 
 @dataclass(frozen=True)
@@ -171,12 +153,12 @@ def _strip_fragment(url: httpx.URL) -> str:
 def crawl(
     start_url: str,
     fetcher: SecureFetcher,
-    limits: CrawlLimits | None = None,
+    limits: SourceLimits | None = None,
     *,
     progress: Callable[[Mapping[str, Any]], None] | None = None,
 ) -> CrawlResult:
     """Crawl ``start_url``'s site within ``limits``. Raises ``BlockedURL`` for a refused start."""
-    lim = limits or CrawlLimits()
+    lim = limits or SourceLimits()
     started = time.monotonic()
     start = fetcher.check(start_url)
     folder = start.url.path.rsplit("/", 1)[0] + "/"
@@ -275,7 +257,7 @@ def crawl(
 
 def _links(
     page: FetchResult,
-    lim: CrawlLimits,
+    lim: SourceLimits,
     origin: str,
     folder: str,
     fetcher: SecureFetcher,

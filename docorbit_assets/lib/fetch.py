@@ -276,10 +276,10 @@ def _fetch_crawl(job: _Job, cand: dict[str, Any]) -> list[dict]:
     """Crawl the HTML site from the candidate URL (``crawl.crawl``: same origin and folder,
     ``[sources.limits]`` max_pages / max_depth / concurrency ...). One row per page; links the
     policy refused are rows with ``blocked_url`` (nothing dropped silently)."""
-    from docorbit_assets.lib.crawl import CrawlLimits, crawl, stderr_progress
+    from docorbit_assets.lib.crawl import crawl, stderr_progress
 
     cfg = job.cfg
-    lim = CrawlLimits.from_limits(cfg.limits)
+    lim = fetch_limits(cfg)
     result = crawl(cand["url"], source_fetcher(cfg), lim, progress=stderr_progress)
     fetched_at = _now()
     rows = []

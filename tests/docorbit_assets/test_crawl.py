@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from docorbit_assets.lib.crawl import CrawlLimits, crawl, extract_links
+from docorbit_assets.lib.crawl import crawl, extract_links
 from docorbit_assets.lib.secure_fetch import FetchPolicy, SecureFetcher
 from docorbit_serve.errors import BlockedURL
+from docorbit_serve.settings import SourceLimits
 from tests.support.net import KIT_DATA, serve_directory, serve_routes, tripwire
 
 SITE = KIT_DATA / "site" / "httpx"
@@ -32,7 +33,7 @@ def test_loopback_crawl_with_an_allowance_collects_every_page_of_the_site():
             tripwire({("127.0.0.1", port)}) as wire,
             SecureFetcher(_policy(f"127.0.0.1:{port}")) as f,
         ):
-            result = crawl(f"{base}/", f, CrawlLimits(max_pages=50, max_depth=3, concurrency=5))
+            result = crawl(f"{base}/", f, SourceLimits(max_pages=50, max_depth=3, concurrency=5))
     paths = sorted(p.final_url[len(base) :] for p in result.ok_pages)
     assert len(SITE_PAGES) == 23
     assert paths == SITE_PAGES
@@ -68,8 +69,8 @@ def test_an_allowance_for_another_port_does_not_open_the_site():
 
 def test_page_and_depth_limits_stop_the_crawl_and_say_so():
     with serve_directory(SITE) as base, SecureFetcher(_policy(f"127.0.0.1:{_port(base)}")) as f:
-        capped = crawl(f"{base}/", f, CrawlLimits(max_pages=5, concurrency=2))
-        shallow = crawl(f"{base}/", f, CrawlLimits(max_depth=0))
+        capped = crawl(f"{base}/", f, SourceLimits(max_pages=5, concurrency=2))
+        shallow = crawl(f"{base}/", f, SourceLimits(max_depth=0))
     assert len(capped.pages) == 5 and not capped.complete and "max_pages" in capped.limits_hit
     assert [p.depth for p in shallow.pages] == [0] and shallow.limits_hit == ("max_depth",)
 

@@ -15,9 +15,10 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from docorbit_assets.lib.crawl import CrawlLimits, crawl
+from docorbit_assets.lib.crawl import crawl
 from docorbit_assets.lib.secure_fetch import FetchPolicy, FetchResult, SecureFetcher, decode_bounded
 from docorbit_serve.errors import DocOrbitError
+from docorbit_serve.settings import SourceLimits
 from tests.support.net import KIT, hostile_server, serve_routes, tripwire
 
 DEADLINE = 2.5
@@ -161,7 +162,7 @@ def test_oversized_robots_txt_is_parsed_up_to_500_kib_and_noted(server):
 
 
 def test_crawl_of_the_infinite_link_space_stops_at_the_page_cap(server):
-    limits = CrawlLimits(max_pages=12, max_depth=50, concurrency=4)
+    limits = SourceLimits(max_pages=12, max_depth=50, concurrency=4)
     with tripwire({("127.0.0.1", server["port"])}) as wire, SecureFetcher(_policy(server)) as f:
         result = crawl(f"{server['base']}/infinite/0", f, limits)
     assert len(result.pages) == 12 and not result.complete
@@ -170,7 +171,7 @@ def test_crawl_of_the_infinite_link_space_stops_at_the_page_cap(server):
 
 
 def test_crawl_caps_links_per_page_and_records_it(server):
-    limits = CrawlLimits(max_pages=3, max_depth=1, max_links_per_page=100)
+    limits = SourceLimits(max_pages=3, max_depth=1, max_links_per_page=100)
     with SecureFetcher(_policy(server)) as f:
         result = crawl(f"{server['base']}/many-links.html", f, limits)
     assert "max_links" in result.limits_hit and not result.complete

@@ -4,6 +4,7 @@ documented, misspelt keys named with a suggestion, add/remove round-trip comment
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 from pathlib import Path
 
@@ -82,14 +83,21 @@ def test_add_and_remove_keep_comments_order_and_untouched_keys(tmp_path):
 
 
 def test_limit_keys_are_exactly_those_the_fetcher_and_crawler_honour(tmp_path):
-    from docorbit_assets.lib.crawl import CrawlLimits
     from docorbit_assets.lib.secure_fetch import _LIMIT_ALIASES, FetchPolicy
+    from tests.support.code import package_modules
 
-    per_request = {"max_pages", "max_bytes", "timeout", "deadline"}  # fetch.py via fetch_limits
-    honoured = set(CrawlLimits.__dataclass_fields__) | per_request
+    # honoured: a FetchPolicy field (directly or by alias), or read off the source's
+    # SourceLimits by the fetch stage or the crawler (lim.max_depth, ...)
     policy = {f.name for f in dataclasses.fields(FetchPolicy)}
-    honoured |= {k for k, v in _LIMIT_ALIASES.items() if v in policy}
-    assert set(LIMITS) <= honoured | policy, set(LIMITS) - honoured - policy
+    honoured = {k for k, v in _LIMIT_ALIASES.items() if v in policy} | (policy & set(LIMITS))
+    for path in ("docorbit_assets/lib/crawl.py", "docorbit_assets/lib/fetch.py"):
+        honoured |= {
+            n.attr
+            for n in ast.walk(package_modules()[path])
+            if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)
+            and n.value.id == "lim" and n.attr in LIMITS
+        }  # fmt: skip
+    assert honoured == set(LIMITS), set(LIMITS) - honoured
     (tmp_path / "docs").mkdir()
     for key in LIMITS:
         value = "80,443" if key == "ports" else "1"
@@ -120,7 +128,6 @@ def test_every_error_class_exits_with_a_member_of_the_one_exit_code_enum():
 
 
 def test_source_limits_is_the_one_typed_reading_of_a_sources_limits():
-    from docorbit_assets.lib.crawl import CrawlLimits
     from docorbit_assets.lib.secure_fetch import fetch_limits
     from docorbit_serve.registry import SourceConfig
     from docorbit_serve.settings import SourceLimits
@@ -138,13 +145,12 @@ def test_source_limits_is_the_one_typed_reading_of_a_sources_limits():
     cfg = SourceConfig(
         "s", "web", "http://127.0.0.1:1/", "s", limits={"max_pages": 7, "max_depth": 1}
     )
-    assert fetch_limits(cfg).max_pages == 7 and CrawlLimits.from_limits(cfg.limits).max_depth == 1
+    assert fetch_limits(cfg) == SourceLimits(max_pages=7, max_depth=1)
     with pytest.raises(ConfigError, match="did you mean 'max_depth'"):
         SourceLimits.from_table({"max_dept": 2})
 
 
-def test_the_fetcher_and_crawler_defaults_are_the_documented_limits():
-    from docorbit_assets.lib.crawl import CrawlLimits
+def test_the_fetch_policy_defaults_are_the_documented_limits():
     from docorbit_assets.lib.netpolicy import DEFAULT_PORTS, NetPolicy, check_url
     from docorbit_assets.lib.secure_fetch import _LIMIT_ALIASES, FetchPolicy
 
@@ -153,9 +159,6 @@ def test_the_fetcher_and_crawler_defaults_are_the_documented_limits():
         assert getattr(policy, field) == LIMITS[key].default, key
     assert policy.max_bytes == LIMITS["max_bytes"].default
     assert list(policy.ports) == list(DEFAULT_PORTS) == LIMITS["ports"].default
-    crawl = CrawlLimits()
-    for key in CrawlLimits.__dataclass_fields__:
-        assert getattr(crawl, key) == LIMITS[key].default, key
     docs = (REPO / "docs" / "configuration.md").read_text(encoding="utf-8")
     assert "| `ports` | `[80, 443, 8080, 8443]` |" in docs
     for port in LIMITS["ports"].default:  # the documented default is what the policy lets through
