@@ -139,7 +139,7 @@ _VOC_COLON = re.compile(
     re.IGNORECASE | re.MULTILINE,
 )
 _VOC_OTHER = re.compile(
-    rf"\byou,?\s+(?:the|an?)\s+(?:\w+\s+)?{_ROLE}\b"
+    rf"\byou\s*[,(]?\s*(?:the|an?)\s+(?:\w+\s+)?{_ROLE}\b"
     rf"|\bwhoever\s+is\s+(?:generating|writing|producing|composing)\s+the\s+"
     rf"(?:answer|reply|response|summary|code)"
     rf"|\bif\s+you(?:'re|\s+are)\s+(?:an?|the)\s+(?:\w+\s+){{0,2}}?{_ROLE}"
@@ -252,6 +252,7 @@ _ACT = re.compile(rf"\b{_ACT_EN}\b(?![\"']\s*:)|{_ACT_ML}", _I)
 _ACT_ML_RE = re.compile(_ACT_ML, _I)
 _IMPERATIVE = re.compile(
     rf"(?:^|[.!?:;。：]\s*|\n\s*(?:[-*]\s+)?|,\s*(?:then\s+|and\s+)?|\b(?:then|and|so|please)\s+|"
+    rf"(?:->|=>|→|—|–)\s*|"
     rf"[\"'“(]\s*)(?:(?:please|now|immediately|quietly|silently|also|just|simply|first|"
     rf"always)\s+)*{_ACT_EN}\b(?!\w*[\"']\s*:)",
     _I,
@@ -386,6 +387,9 @@ _PREAPPROVED = re.compile(
     r"beforehand|in\s+advance|earlier|previously|already|at\s+setup|during\s+(?:setup|onboarding))\b|"
     r"\b(?:consent|approval|permission|authori[sz]ation|sign-?off)\s*\(?\s*(?:recorded|granted|"
     r"given|logged|obtained|confirmed|received|verified|documented|noted|secured|on\s+record)\b|"
+    r"\b(?:approved|authori[sz]ed|signed-?off|consented|cleared)[-_ ]by\s*[:=]|"
+    r"\b(?:confirmed|said|agreed|stated|wrote|mentioned)\b[^.;\n]{0,60}?\b(?:it'?s|it\s+is|that'?s)\s+"
+    r"(?:fine|ok|okay|alright|allowed|acceptable)\s+for\s+(?:you|the\s+(?:assistant|agent|model|AI))|"
     r"\b(?:consent|approval|permission|authori[sz]ation|sign-?off)\s+(?:\w+\s+){0,2}?(?:by|from)\s+"
     r"(?:the|your|this|our)\s+(?:\w+\s+)?(?:user|owner|operator|human|developer|maintainers?|"
     r"admin\w*|customer|team|lead)\b|\b(?:blanket|standing|general|permanent|"
@@ -441,7 +445,9 @@ _AUTHORITY = re.compile(
     r"committee|council|department|maintainers?|vendor|administrators?|management)\b|"
     r"\b(?:it'?s|this\s+is)\s+(?:the|your)\s+(?:\w+\s+)?(?:team|admins?|administrators?|"
     r"maintainers?|vendor|developers?)\b|"
-    r"\bper\s+(?:company|corporate|security|our)\s+policy|\bcompliance\s+(?:is\s+)?(?:mandatory|"
+    r"\bper\s+(?:company|corporate|security|our)\s+policy|\bper\s+(?:the\s+|our\s+|your\s+)?"
+    r"(?:\w+\s+)?(?:admins?|administrators?|moderators?|maintainers?|management|board|office|"
+    r"security\s+team)\b|\bcompliance\s+(?:is\s+)?(?:mandatory|"
     r"required)|\bnon-?compliance\b|\bas\s+(?:the|your)\s+(?:\w+\s+)?(?:owner|administrator|admin|"
     r"operator|developer|developers|maintainer|vendor|creator|ceo|cto|lead|manager)\b|\b(?:I|we)"
     r"\s+(?:hereby\s+)?(?:order|command|instruct|direct|require|authori[sz]e)\b|\bmessage\s+from"
@@ -450,9 +456,10 @@ _AUTHORITY = re.compile(
 )
 _AUTHORITY_STRONG = re.compile(
     r"^\s*\[?\s*system(?:\s+\w+)?\s*\]?\s*:|\[\s*system\b|<\s*system\s*>|"
-    r"\bpriority\s+(?:update|directive|override|instruction)|^\s*\[\s*(?:admin\w*|root|operator|"
-    r"security|official|priority|important|urgent|mandatory|compliance|policy|vendor)\b[^\]\n]"
-    r"{0,30}\]|\b(?:supersedes|overrides|takes?\s+precedence\s+over|outranks?)\s+(?:\w+\s+)"
+    r"\bpriority\s+(?:update|directive|override|instruction)|^[\s*_>]*\[\s*(?:admin\w*|root|operator|"
+    r"security|official|priority|important|urgent|mandatory|compliance|policy|vendor|moderator|"
+    r"staff|maintainers?)\b[^\]\n]"
+    r"{0,30}\](?![(\[])|\b(?:supersedes|overrides|takes?\s+precedence\s+over|outranks?)\s+(?:\w+\s+)"
     r"{0,3}?(?:instructions?|requests?|prompts?|rules?)|"
     r"\b(?:system|admin\w*|security|priority|emergency|root)\s+override\b|"
     r"\b(?:takes?|has|have)\s+priority\s+over\s+(?:\w+\s+){0,2}?(?:user|your|all|any|previous|"
@@ -1003,7 +1010,10 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
     if claim and not _CONDITIONAL.search(text, max(0, claim.start() - 60), claim.start()):
         permission = _PERMISSION.search(text)
         granted = permission or directive
-        if granted and (ai or you or permission or lazy.risky()):
+        strong_permission = permission is not None and not permission.group().lower().startswith(
+            "so"
+        )
+        if granted and (ai or you or strong_permission or lazy.risky()):
             return 3, "claims the user pre-approved an action", claim
     imperative = _IMPERATIVE.search(text)
     demanded = (

@@ -29,6 +29,7 @@ SETS = [
         "s4_third",
         "s4_fourth",
         "s4_fifth",
+        "s4_sixth",
     )
 ]
 RANK = {"": 0, "low": 1, "medium": 2, "high": 3}
