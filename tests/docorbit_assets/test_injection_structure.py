@@ -30,6 +30,7 @@ SETS = [
         "s4_fourth",
         "s4_fifth",
         "s4_sixth",
+        "s4_seventh",
     )
 ]
 RANK = {"": 0, "low": 1, "medium": 2, "high": 3}
