@@ -39,6 +39,7 @@ SETS = (
     "s4_fourth",
     "s4_fifth",
     "s4_sixth",
+    "s4_seventh",
 )
 
 
