@@ -39,7 +39,7 @@ from docorbit_assets.defs.jobs import (
     ingest_job,
     job_names,
 )
-from docorbit_assets.defs.refresh import REFRESH_CHECK
+from docorbit_assets.defs.refresh import REFRESH_CHECK, refresh_changed
 from docorbit_assets.defs.releases import release_watch
 from docorbit_assets.defs.schedules import publish_sensor, source_schedules
 from docorbit_serve.errors import DocOrbitError
@@ -76,7 +76,12 @@ def build_definitions(home: Home | None = None) -> dg.Definitions:
         asset_checks=[*ALL_CHECKS, *fresh],
         jobs=[*ingest_jobs.values(), REFRESH_ALL, REFRESH_CHECK, PUBLISH_JOB, fresh_job, GC_JOB],
         schedules=schedules,
-        sensors=[*SENSORS, publish_sensor([*ingest_jobs.values(), REFRESH_ALL]), release_watch],
+        sensors=[
+            *SENSORS,
+            publish_sensor([*ingest_jobs.values(), REFRESH_ALL]),
+            release_watch,
+            refresh_changed,
+        ],
         resources=build_resources(home),
         executor=dg.in_process_executor,
     )

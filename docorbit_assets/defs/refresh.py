@@ -14,6 +14,11 @@ probe failed: the full run reports the error) then get their ``refresh_all`` run
 
 Config (launchpad): ``sources`` — the source names to check (empty: every configured source).
 Per-run fetch allowances come from the run tag ``docorbit/allow_hosts`` as for the assets.
+
+``refresh_changed`` (run-status sensor): after a successful ``refresh_check`` run started from
+the UI, a schedule or a sensor, requests one ``refresh_all`` run per source it did not find
+unchanged (then ``publish_after_ingest`` publishes them). Runs started by ``run_ingest``
+(``docorbit refresh``) are skipped: it runs the changed sources itself.
 """
 
 # No `from __future__ import annotations`: Dagster reads these signatures' annotations.
@@ -24,11 +29,12 @@ import dagster as dg
 from pydantic import Field
 
 from docorbit_assets.defs.discover import ALLOW_HOSTS_TAG
-from docorbit_assets.defs.jobs import MODE_TAG
+from docorbit_assets.defs.jobs import MODE_TAG, REFRESH_ALL
 from docorbit_assets.defs.resources import DocOrbitResource
+from docorbit_assets.defs.schedules import ENTRY_TAG
 from docorbit_assets.lib.refresh import Probe, probe_source
 
-__all__ = ["REFRESH_CHECK", "check_sources", "probe_results"]
+__all__ = ["REFRESH_CHECK", "changed_sources", "check_sources", "probe_results", "refresh_changed"]
 
 
 class CheckSourcesConfig(dg.Config):
@@ -97,3 +103,43 @@ def probe_results(result: dg.ExecuteInProcessResult) -> dict[str, dict]:
         if obs.partition:
             out[obs.partition] = {k: v.value for k, v in obs.metadata.items()}
     return out
+
+
+def changed_sources(instance: dg.DagsterInstance, run_id: str) -> list[str]:
+    """Sources a ``refresh_check`` run did not find unchanged (sorted)."""
+    records = instance.get_records_for_run(
+        run_id, of_type=dg.DagsterEventType.ASSET_OBSERVATION, limit=10_000
+    ).records
+    out = set()
+    for rec in records:
+        event = rec.event_log_entry.dagster_event
+        if event is None:
+            continue
+        obs = event.asset_observation_data.asset_observation
+        unchanged = obs.metadata.get("unchanged")
+        if obs.partition and not (unchanged is not None and unchanged.value is True):
+            out.add(obs.partition)
+    return sorted(out)
+
+
+@dg.run_status_sensor(
+    name="refresh_changed",
+    run_status=dg.DagsterRunStatus.SUCCESS,
+    monitored_jobs=[REFRESH_CHECK],
+    request_job=REFRESH_ALL,
+    default_status=dg.DefaultSensorStatus.RUNNING,
+    description="After refresh_check (UI, schedule, sensor): refresh_all for each source it "
+    "found changed.",
+)
+def refresh_changed(context: dg.RunStatusSensorContext):
+    run = context.dagster_run
+    if run.tags.get(ENTRY_TAG) == "run_ingest":
+        return dg.SkipReason(f"run {run.run_id} was started by run_ingest, which refreshes")
+    changed = changed_sources(context.instance, run.run_id)
+    if not changed:
+        return dg.SkipReason(f"run {run.run_id}: every checked source is unchanged")
+    tags = {MODE_TAG: "refresh"}
+    return [
+        dg.RunRequest(run_key=f"refresh-{run.run_id}-{name}", partition_key=name, tags=tags)
+        for name in changed
+    ]

@@ -9,6 +9,7 @@ import dagster as dg
 import pytest
 
 from docorbit_assets.definitions import OWNERS, build_definitions
+from docorbit_assets.defs.refresh import changed_sources, refresh_changed
 from docorbit_assets.defs.schedules import schedule_table
 from docorbit_assets.ingest import open_instance, run_ingest
 from docorbit_serve.errors import ConfigError
@@ -109,9 +110,44 @@ def test_cli_runs_are_recorded_under_named_jobs_and_freshness_checks_run(tmp_pat
             for e in instance.fetch_observations(dg.AssetKey("fetches"), limit=10).records
         ]
         assert obs.partition == "site-docs" and obs.metadata["unchanged"].value is True
+        assert changed_sources(instance, runs[0].run_id) == []
         assert all(r.status == dg.DagsterRunStatus.SUCCESS for r in runs)
         check = instance.event_log_storage.get_latest_asset_check_execution_by_key(
             [dg.AssetCheckKey(dg.AssetKey("published"), "fresh_site_docs")]
         )
     (execution,) = check.values()
     assert execution.status.value == "SUCCEEDED"
+
+
+def _sensor_on(instance: dg.DagsterInstance, result: dg.ExecuteInProcessResult):
+    run = instance.get_run_by_id(result.run_id)
+    event = next(e for e in result.all_events if e.event_type_value == "PIPELINE_SUCCESS")
+    ctx = dg.build_run_status_sensor_context(
+        sensor_name="refresh_changed",
+        dagster_event=event,
+        dagster_instance=instance,
+        dagster_run=run,
+    )
+    return refresh_changed(ctx)
+
+
+def test_a_refresh_check_from_the_ui_requests_refresh_all_for_each_changed_source(
+    tmp_path: Path,
+) -> None:
+    home = _home(tmp_path, _local("alpha"), _local("beta"))
+    defs = build_definitions(home)
+    config = {"ops": {"check_sources": {"config": {"sources": ["alpha", "beta"]}}}}
+    with open_instance(home) as instance:
+        job = defs.resolve_job_def("refresh_check")
+        ui = job.execute_in_process(instance=instance, run_config=config)
+        # never ingested: no reference snapshot, so both need their refresh_all run
+        assert changed_sources(instance, ui.run_id) == ["alpha", "beta"]
+        requests = _sensor_on(instance, ui)
+        assert [(r.partition_key, r.tags["docorbit/mode"]) for r in requests] == [
+            ("alpha", "refresh"),
+            ("beta", "refresh"),
+        ]
+        cli = job.execute_in_process(
+            instance=instance, run_config=config, tags={"docorbit/entry": "run_ingest"}
+        )
+        assert isinstance(_sensor_on(instance, cli), dg.SkipReason)  # run_ingest refreshes itself
