@@ -1007,6 +1007,8 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
         tool = _JSON_SHAPED.search(text)
     if tool and _tool_carries_instruction(text, tool.start()):
         return 3, "tool or function output that carries an instruction", tool
+    if claim is None and _has(lower, ("consent", "approv", "green light", "gave", "granted", "ok")):
+        claim = _granted_to_ai(text)
     if claim and not _CONDITIONAL.search(text, max(0, claim.start() - 60), claim.start()):
         permission = _PERMISSION.search(text)
         granted = permission or directive
@@ -1045,6 +1047,38 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
         assert m is not None
         return 2, "instruction-like text addressed to an AI", m
     return None
+
+
+_PARTY_GRANT = re.compile(
+    r"\b(?:user|users|client|customer|owner|admin\w*|human|lead|manager|team|boss|OP|operator|"
+    r"maintainers?|developer|requester|account\s+holder)\b[^.;\n]{0,60}?\b(?:gave|given|has\s+given|"
+    r"granted|okayed|ok'd|blessed|agreed|approved|consented|confirmed|signed\s+off|said\s+yes)\b|"
+    r"\b(?:user|owner|admin|human|client)?[-_ ]?(?:consent|approved|approval|authori[sz]ed|"
+    r"permission)[\w-]*\s*[=:]\s*(?:yes|true|1|granted|given|ok)\b",
+    re.IGNORECASE,
+)
+_AI_PERMITTED = re.compile(
+    rf"(?:\b{_ROLE_STRONG}\b|\byou\b|\b(?:models?|bots?)\b)[ \t]+(?:(?:is|are)[ \t]+(?:now[ \t]+)?"
+    rf"(?:free|allowed|permitted|cleared|authori[sz]ed|welcome|entitled)[ \t]+to|(?:may|can)"
+    rf"(?![ \t]+(?:not|never)\b))\b",
+    re.IGNORECASE,
+)
+
+
+def _granted_to_ai(text: str) -> re.Match[str] | None:
+    """A party's grant ("the client gave us the green light", ``user-consent=yes``) followed in
+    the same sentence by a permission to an AI or "you" ("so the assistant is free to …")."""
+    grant = _PARTY_GRANT.search(text)
+    if grant is None or _CONDITIONAL.search(text, max(0, grant.start() - 60), grant.start()):
+        return None
+    end = _clause_end(text, grant.end())
+    permitted = _AI_PERMITTED.search(text, grant.end(), min(len(text), end + 200))
+    return grant if permitted else None
+
+
+def _clause_end(text: str, at: int) -> int:
+    m = re.search(r"[.!?](?=\s|$)|\n\n", text[at:])
+    return at + m.start() if m else len(text)
 
 
 def _framed(text: str, m: re.Match[str]) -> bool:
