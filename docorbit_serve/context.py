@@ -15,8 +15,11 @@ Contract::
   joined by a blank line (``ContextPack.text``), and ``count_tokens(pack.text) <= budget`` with
   the pages' tokenizer (``docorbit_serve.tokens``), headers included. ``tokens`` is that
   count. The budget is ``MIN_BUDGET``..``MAX_BUDGET`` (50..200,000) for the CLI and MCP alike.
-  When not even the best chunk fits whole and nothing is packed yet, its first part is
-  packed with ``truncated: true`` (read the rest with get_doc).
+  When the chunk chosen next does not fit whole in what is left, its first part is packed
+  with ``truncated: true`` (read the rest with get_doc) if at least ``_MIN_EXCERPT`` tokens of
+  it fit; otherwise the next choice is tried. A long relevant section is thus never skipped
+  for smaller, weaker ones (at 500 tokens that put a gold section in the pack for 33 instead
+  of 26 of the 45 dev questions; docs/retrieval.md).
 - ``omitted``: the omission manifest, relevant chunks left out, each ``{chunk_id, heading, path,
   tokens, score, reason}`` (``reason``: ``"budget"`` or ``"redundant"``; ``tokens`` = the cost
   of its block).
@@ -168,6 +171,57 @@ def _excerpt(hit: Any, room: int) -> tuple[str, str] | None:
     return None
 
 
+def _choose(
+    pool: list[Any],
+    top: float,
+    qwords: set[str],
+    words: dict[str, set[str]],
+    blocks: dict[str, str],
+    costs: dict[str, int],
+    budget: int,
+) -> tuple[list[ContextItem], list[Any], list[set[str]]]:
+    """Greedy packing by utility (module docstring): the packed items, the pool's hits left
+    out, and the word sets of what was packed. A chosen section that does not fit whole is
+    packed as its head (``truncated``) when a useful part fits, so the next-best section is
+    never skipped for smaller, weaker ones just because it is long."""
+    items: list[ContextItem] = []
+    covered: set[str] = set()
+    packed_words: list[set[str]] = []
+    used = 0
+    remaining = list(pool)
+    passed: set[str] = set()  # chosen, but neither whole nor a useful head fitted
+    while True:
+        best, best_u = None, float("-inf")
+        for h in remaining:
+            if h.chunk_id in passed:
+                continue
+            w = words[h.chunk_id]
+            overlap = max((_jaccard(w, p) for p in packed_words), default=0.0)
+            if overlap > DUPLICATE:
+                continue
+            new = len((w & qwords) - covered) / len(qwords) if qwords else 0.0
+            u = h.score / top + COVERAGE * new - REDUNDANCY * overlap
+            if u > best_u:
+                best, best_u = h, u
+        if best is None:
+            break
+        if used + costs[best.chunk_id] <= budget:
+            item = _item(best, best.content, blocks[best.chunk_id], False)
+            used += costs[best.chunk_id]
+        else:
+            ex = _excerpt(best, budget - used)
+            if ex is None:
+                passed.add(best.chunk_id)
+                continue
+            item = _item(best, ex[0], ex[1], True)
+            used += count_tokens(ex[1]) + 2
+        items.append(item)
+        covered |= words[best.chunk_id] & qwords
+        packed_words.append(words[best.chunk_id])
+        remaining.remove(best)
+    return items, remaining, packed_words
+
+
 def pack_context(
     catalog: Any,
     task: str,
@@ -202,37 +256,8 @@ def pack_context(
     blocks = {h.chunk_id: render_block(h, h.content) for h in pool}
     costs = {cid: count_tokens(b) + 2 for cid, b in blocks.items()}  # +2: the joining blank line
 
-    items: list[ContextItem] = []
+    items, remaining, packed_words = _choose(pool, top, qwords, words, blocks, costs, budget)
     omitted: dict[str, OmittedChunk] = {}
-    covered: set[str] = set()
-    packed_words: list[set[str]] = []
-    used = 0
-    remaining = list(pool)
-    while remaining:
-        best, best_u = None, float("-inf")
-        for h in remaining:
-            w = words[h.chunk_id]
-            overlap = max((_jaccard(w, p) for p in packed_words), default=0.0)
-            if overlap > DUPLICATE:
-                continue
-            new = len((w & qwords) - covered) / len(qwords) if qwords else 0.0
-            u = h.score / top + COVERAGE * new - REDUNDANCY * overlap
-            if used + costs[h.chunk_id] <= budget and u > best_u:
-                best, best_u = h, u
-        if best is None:
-            if not items:  # nothing fits whole: pack the best chunk's head
-                h = remaining[0]
-                ex = _excerpt(h, budget)
-                if ex is not None:
-                    items.append(_item(h, ex[0], ex[1], True))
-                    used = count_tokens(ex[1])
-                    remaining.remove(h)
-            break
-        items.append(_item(best, best.content, blocks[best.chunk_id], False))
-        used += costs[best.chunk_id]
-        covered |= words[best.chunk_id] & qwords
-        packed_words.append(words[best.chunk_id])
-        remaining.remove(best)
 
     # Belt and braces: the joined text is what is counted against the budget.
     while items and count_tokens(_SEP.join(i.text for i in items)) > budget:
