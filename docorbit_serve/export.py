@@ -32,7 +32,14 @@ from docorbit_serve.models.web import EXPORT_FORMATS, AgentContext
 from docorbit_serve.search.sqlfiles import sql
 from docorbit_serve.tokens import count_tokens
 
-__all__ = ["DEFAULT_BASE_URL", "FILENAMES", "MAX_BUDGET", "MIN_BUDGET", "export_context"]
+__all__ = [
+    "DEFAULT_BASE_URL",
+    "FILENAMES",
+    "MAX_BUDGET",
+    "MIN_BUDGET",
+    "export_context",
+    "section_names",
+]
 
 DEFAULT_BASE_URL = "http://127.0.0.1:8765"
 MIN_BUDGET, MAX_BUDGET = 300, 200_000
@@ -105,6 +112,12 @@ def _sources(manifest: dict[str, Any], libs: list[dict]) -> list[tuple[str, dict
     ]
 
 
+def section_names(sections: list[dict[str, Any]], title: str, most: int = 6) -> list[str]:
+    """The first ``most`` section headings of a page other than its title, each once (a long
+    section is sliced into parts that share its heading)."""
+    return list(dict.fromkeys(h["heading"] for h in sections if h["heading"] != title))[:most]
+
+
 def _entry_block(catalog: Any, name: str, s: dict[str, Any], base: str) -> str:
     pages = _rows(catalog, "export_entry_pages", {"source": name, "max_rows": _ENTRY_PAGES})
     if not pages:
@@ -121,7 +134,7 @@ def _entry_block(catalog: Any, name: str, s: dict[str, Any], base: str) -> str:
         "",
     ]
     for p in pages:
-        heads = [h["heading"] for h in by_page.get(p["id"], []) if h["heading"] != p["title"]][:6]
+        heads = section_names(by_page.get(p["id"], []), p["title"])
         lines.append(
             f"- {_cell(p['title'] or p['path'])} — `docorbit://pages/{p['id']}` · "
             f"{base}/doc/{p['id']}?mode=page · {_cell(p['url'])}"

@@ -62,7 +62,7 @@ def _hints(
 def _endpoint_block(c: EndpointContract) -> str:
     p = c.provenance
     lines = [
-        f"<!-- endpoint {c.method} {c.path} · {p.library}@{p.version} · {p.pointer} · untrusted -->",
+        f"<!-- endpoint {c.method} {c.path} · {_at(p.library, p.version)} · {p.pointer} · untrusted -->",
         f"{c.method} {c.path}" + (" (deprecated)" if c.deprecated else "")
         + (f" — {c.summary.splitlines()[0][:200]}" if c.summary else ""),
     ]  # fmt: skip
@@ -83,8 +83,13 @@ def _endpoint_block(c: EndpointContract) -> str:
     return "\n".join(lines)
 
 
+def _at(library: str, version: str | None) -> str:
+    """``library@version``, or the library alone for an unversioned source."""
+    return f"{library}@{version}" if version else library
+
+
 def _row_block(row: dict[str, Any]) -> str:
-    where = f"{row['library']}@{row['version']} · {row['path']}" + (
+    where = f"{_at(row['library'], row['version'])} · {row['path']}" + (
         f"#{row['anchor']}" if row.get("anchor") else ""
     )
     if row["what"] == "pitfall":

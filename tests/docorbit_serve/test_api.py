@@ -287,3 +287,15 @@ def test_examples_and_pitfalls_of_a_prose_corpus_come_with_language_and_evidence
     assert r.status in ("covered", "partial") and r.steps
     assert all(s.basis == "documented_fact" and s.evidence[0].type == "section" for s in r.steps)
     assert find_recipe(catalog, "launch a satellite into orbit", library="httpx").confidence == 0
+
+
+def test_context_blocks_of_an_unversioned_source_name_the_library_alone():
+    from docorbit_serve.api.context import _row_block
+
+    row = {"what": "example", "label": "The demo", "library": "docorbit", "version": None,
+           "path": "quickstart.md", "anchor": "the-demo", "language": "bash", "body": "make demo"}  # fmt: skip
+    head = _row_block(row).splitlines()[0]
+    assert head == "<!-- example The demo · docorbit · quickstart.md#the-demo · untrusted -->"
+    assert _row_block({**row, "version": "1.2"}).startswith(
+        "<!-- example The demo · docorbit@1.2 ·"
+    )

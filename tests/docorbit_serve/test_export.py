@@ -99,3 +99,12 @@ def test_export_agent_context_answers_through_the_sdk_client_with_the_cli_text(h
     assert seen["tools"] == list(TOOL_NAMES)  # every tool named in TOOL_NAMES is served
     assert seen["data"]["format"] == "llms-txt"
     assert seen["data"]["text"].rstrip("\n") == cli_text.rstrip("\n")
+
+
+def test_entry_points_name_each_section_once():
+    """A long section is sliced into parts that share its heading; the entry list names it once."""
+    from docorbit_serve.export import section_names
+
+    rows = [{"heading": h} for h in ["Guide", "Setup", "Limits", "Limits", "Setup", "Errors"]]
+    assert section_names(rows, "Guide") == ["Setup", "Limits", "Errors"]
+    assert section_names(rows, "Guide", most=2) == ["Setup", "Limits"]
