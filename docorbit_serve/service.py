@@ -434,10 +434,11 @@ def discover_candidates(target: str, kind: str, allow_hosts: Sequence[str]) -> d
 
 
 def local_files(folder: Path) -> list[str]:
-    """The files the local reader would take from ``folder`` (relative POSIX paths)."""
-    from docorbit_assets.lib.filefilter import local_markdown_files  # no Dagster
+    """The files the local reader would take from ``folder`` (relative POSIX paths): Markdown,
+    HTML and rST documents, build artifacts left out (``local_files.local_document_files``)."""
+    from docorbit_assets.lib.local_files import local_document_files  # no Dagster
 
-    return list(local_markdown_files(folder))
+    return list(local_document_files(folder))
 
 
 def run_ingest(

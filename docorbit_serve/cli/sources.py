@@ -326,7 +326,7 @@ def _inspect_local(path: Path) -> dict[str, Any]:
 def _inspect_local_text(data: dict[str, Any]) -> str:
     lines = [f"# {data['path']}", ""]
     if data["ingest"] is None:
-        lines.append("nothing ingestible: no Markdown files (.md, .mdx, .markdown)")
+        lines.append("nothing ingestible: no documents (.md, .mdx, .markdown, .html, .htm, .rst)")
     else:
         lines.append(f"ingest as: {data['kind']} · {data['files']} files · {data['bytes']:,} bytes")
         lines += ["", "## Files", ""] + [f"- {rel}" for rel in data["sample"]]

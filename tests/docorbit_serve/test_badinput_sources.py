@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -68,6 +69,20 @@ def test_inspect_previews_a_local_folder_and_stores_nothing(tmp_path):
     assert data["bytes"] == sum((FIXTURE_SITE / rel).stat().st_size for rel in data["sample"])
     assert data["ingest"] == {"kind": "local", "location": str(FIXTURE_SITE)}
     assert not (tmp_path / "h").exists()  # nothing stored
+
+
+def test_inspect_previews_the_html_and_rst_pages_a_local_ingest_reads(tmp_path):
+    """A built docs folder (MkDocs HTML) and an rST guide: the preview lists what the local
+    reader takes (pages, not the build's 404/search artifacts), as the ingest does."""
+    from docorbit_assets.lib.local_files import local_document_files
+
+    folder = Path(__file__).parents[2] / "fixtures" / "local_formats"
+    data = json.loads(_run("--home", str(tmp_path / "h"), "inspect", str(folder), "--json").stdout)
+    taken = local_document_files(folder)
+    assert data["files"] == len(taken) and data["sample"] == taken[: len(data["sample"])]
+    assert any(r.endswith(".html") for r in taken) and any(r.endswith(".rst") for r in taken)
+    assert not any(r.endswith("404.html") or r.startswith("search/") for r in data["sample"])
+    assert data["ingest"] == {"kind": "local", "location": str(folder)}
 
 
 def test_inspect_previews_one_local_file(tmp_path):
