@@ -48,6 +48,7 @@ class ExitCode(IntEnum):
     ERROR = 1
     USAGE = 2
     NOT_FOUND = 3
+    MISMATCH = 4
     BLOCKED_URL = 5
     FETCH_ERROR = 6
     BAD_INPUT = 7

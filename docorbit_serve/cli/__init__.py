@@ -17,7 +17,7 @@ Contract:
   ``init``/``add``/``list`` fast.
 """
 
-from docorbit_serve.cli import api, change, export, ops, reading, sources, versions, web  # noqa: F401 - attach the commands
+from docorbit_serve.cli import api, change, evaluate, export, ops, reading, sources, versions, web  # noqa: F401 - attach the commands
 from docorbit_serve.cli._common import EXIT_CODES, cli, main
 
 __all__ = ["EXIT_CODES", "cli", "main"]

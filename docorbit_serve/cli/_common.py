@@ -28,6 +28,7 @@ _MEANING = {
     ExitCode.ERROR: "error (configuration, search or unexpected failure)",
     ExitCode.USAGE: "usage (bad command line or arguments)",
     ExitCode.NOT_FOUND: "not found (unknown id, source or library) or nothing published yet",
+    ExitCode.MISMATCH: "mismatch (verify found a call that contradicts the served API contract; eval scored below --min-mrr)",
     ExitCode.BLOCKED_URL: "blocked_url (a URL refused by the fetch policy)",
     ExitCode.FETCH_ERROR: "fetch_error (a source could not be fetched)",
     ExitCode.BAD_INPUT: "bad_input (an invalid file, path, cursor or query)",

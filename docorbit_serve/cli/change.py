@@ -14,12 +14,10 @@ from pathlib import Path
 import click
 
 from docorbit_serve.cli._common import _emit, _State, cli, json_option
-from docorbit_serve.errors import InputError, UsageError
+from docorbit_serve.errors import ExitCode, InputError, UsageError
 from docorbit_serve.home import workspace_root
 
 __all__: list[str] = []
-
-MISMATCH_EXIT = 4
 
 
 def _dump(model: object) -> object:
@@ -97,7 +95,7 @@ def verify(
             )
         res = verify_paths(home, [Path(p).resolve() for p in paths], workspace=root)
     _emit(state, _dump(res), render_verify(res))
-    return MISMATCH_EXIT if res.status == "mismatch" else 0
+    return ExitCode.MISMATCH if res.status == "mismatch" else 0
 
 
 @cli.command()
