@@ -90,6 +90,8 @@ class SourceConfig:
     exclude: tuple[str, ...] = ()
     limits: dict[str, Any] = field(default_factory=dict)
     allow_hosts: tuple[str, ...] = ()
+    # kind = "git": the branch, tag or commit whose tree is read (empty: HEAD).
+    ref: str = ""
     # Retrieval gate (the `retrieval_benchmark` check): a query file scored before publish.
     # Not part of the source's identity (see `identity()`).
     eval_queries: str = ""
@@ -133,7 +135,7 @@ class SourceConfig:
         d["include"] = list(self.include)
         d["exclude"] = list(self.exclude)
         d["allow_hosts"] = list(self.allow_hosts)
-        for key in ("eval_queries", "refresh", "track"):
+        for key in ("ref", "eval_queries", "refresh", "track"):
             if not d[key]:
                 del d[key]
         return {k: v for k, v in d.items() if v not in ((), [], {}, None)}
@@ -161,6 +163,7 @@ class SourceConfig:
                 exclude=tuple(str(x) for x in d.get("exclude", ())),
                 limits=dict(d.get("limits", {})),
                 allow_hosts=tuple(str(x) for x in d.get("allow_hosts", ())),
+                ref=str(d.get("ref", "")),
                 eval_queries=str(d.get("eval_queries", "")),
                 eval_tolerance=_opt_float(d.get("eval_tolerance")),
                 eval_min_mrr=_opt_float(d.get("eval_min_mrr")),

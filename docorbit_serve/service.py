@@ -306,9 +306,10 @@ def resolve_location(
     the project root stored relative to it. Any other scheme is ``blocked_url``."""
     if is_url(location):
         kind = kind or "web"
-        if kind == "local":
+        if kind in ("local", "git"):
+            clone = " (clone the repository and pass its folder)" if kind == "git" else ""
             raise UsageError(
-                "kind 'local' needs a folder, not a URL", detail={"location": location}
+                f"kind {kind!r} needs a folder, not a URL{clone}", detail={"location": location}
             )
         check_policy(location, allow_hosts)  # before anything is written
         return kind, location
@@ -322,8 +323,10 @@ def resolve_location(
     kind = kind or ("local" if p.is_dir() else "markdown")
     if kind in URL_KINDS:
         raise UsageError(f"kind {kind!r} needs an http(s) URL", detail={"location": str(p)})
-    if kind == "local" and not p.is_dir():
-        raise InputError(f"kind 'local' needs a folder; {p} is a file", detail={"location": str(p)})
+    if kind in ("local", "git") and not p.is_dir():
+        raise InputError(
+            f"kind {kind!r} needs a folder; {p} is a file", detail={"location": str(p)}
+        )
     try:
         return kind, p.relative_to(project_root.resolve()).as_posix() or "."
     except ValueError:
@@ -342,6 +345,7 @@ def register_source(
     exclude: Sequence[str] = (),
     allow_hosts: Sequence[str] = (),
     limits: dict[str, Any] | None = None,
+    ref: str = "",
     reuse: bool = False,
 ) -> tuple[SourceConfig, bool]:
     """Add a source to ``docorbit.toml``; returns (source, added). With ``reuse`` an identical
@@ -357,6 +361,8 @@ def register_source(
     reg = load_registry(home.config_path)
     hosts = (*reg.allow_hosts, *allow_hosts)
     kind, stored = resolve_location(location.strip(), kind, home.project_root, hosts)
+    if ref and kind != "git":
+        raise UsageError(f"--ref is for kind 'git' sources, not {kind!r}", detail={"ref": ref})
     src = SourceConfig(
         name=name,
         kind=kind,
@@ -367,6 +373,7 @@ def register_source(
         exclude=tuple(exclude),
         allow_hosts=tuple(allow_hosts),
         limits=dict(limits or {}),
+        ref=ref,
     )
     existing = next((s for s in reg.sources if s.name == src.name), None)
     if existing is not None and reuse:

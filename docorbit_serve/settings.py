@@ -81,6 +81,7 @@ SOURCE_KEYS = {
     "exclude": Key((list,), [], "skip these file or URL path globs"),
     "limits": Key((dict,), {}, "fetch and crawl limits ([sources.limits])"),
     "allow_hosts": Key((list,), [], "HOST:PORT pairs allowed for this source only"),
+    "ref": Key((str,), "", "kind git: the branch, tag or commit whose tree is read (default HEAD)"),
     "eval_queries": Key((str,), "", "query file scored before publish (retrieval gate)"),
     "eval_tolerance": Key(_NUM, None, "allowed MRR@10 drop against the published index"),
     "eval_min_mrr": Key(_NUM, None, "absolute MRR@10 floor of the retrieval gate"),

@@ -84,6 +84,7 @@ __all__ = [
 # Higher is preferred for ingestion. Providers added later register their types here.
 INGEST_PRIORITY: dict[str, int] = {
     "local": 60,
+    "git": 60,
     "llms_full_txt": 50,
     "llms_txt": 40,
     "markdown": 30,

@@ -20,6 +20,10 @@ when there is none (the message carries discovery's rationale). Strategies by ca
   decoded to UTF-8 (``local_files.prepare``). An unreadable file is a row with ``ok`` False and
   ``error_code`` ``read_error``; a binary, undecodable or control-character file is refused the
   same way with ``binary_file``, ``not_utf8`` or ``control_characters``.
+- ``git``: the same rows for the documents of the commit discovery resolved
+  (``git_tree.read_tree``, the tree read from the object store, never the working tree);
+  ``fetched_at`` is the commit's time and ``etag`` its id, so the table is a pure function of
+  the commit.
 - ``llms_full_txt`` / ``markdown``: one row for the URL.
 - ``llms_txt``: a row for the llms.txt itself, then one row per distinct linked entry on the
   same host (fragment dropped, include/exclude globs applied to the URL path), sorted by URL.
@@ -45,6 +49,7 @@ Limits come from ``cfg.limits``: ``max_pages`` (50), ``max_bytes`` (10 MiB per r
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -56,6 +61,7 @@ import pyarrow as pa
 
 from docorbit_assets.lib.discover import best_candidate, with_allow_hosts
 from docorbit_assets.lib.filefilter import MARKDOWN_SUFFIXES, selected_url
+from docorbit_assets.lib.git_tree import read_tree
 from docorbit_assets.lib.llms_txt import parse_llms_txt
 from docorbit_assets.lib.local_files import (
     NotText,
@@ -379,6 +385,48 @@ def _fetch_local_job(job: _Job, cand: dict[str, Any]) -> list[dict]:
     return _fetch_local(job.cfg, cand, job.project_root)
 
 
+def _fetch_git(job: _Job, cand: dict[str, Any]) -> list[dict]:
+    """The documents of the commit discovery resolved (``metadata.commit``), as ``local`` rows:
+    ``url`` ``file://<folder>/<rel>`` (the folder the source names), ``fetched_at`` the commit's
+    time, ``etag`` the commit id; the working tree is never read (``git_tree``)."""
+    cfg = job.cfg
+    commit = json.loads(cand.get("metadata_json") or "{}").get("commit") or cfg.ref
+    tree = read_tree(
+        cfg.resolved_location(job.project_root),
+        commit,
+        include=cfg.include,
+        exclude=cfg.exclude,
+        max_bytes=fetch_limits(cfg).max_bytes,
+    )
+    base = "file://" + tree.root.as_posix() + "/"
+    rows = []
+    for f in tree.files:
+        try:
+            data, content_type = prepare(f.rel, f.body, truncated=f.truncated)
+        except NotText as e:
+            rows.append(
+                _row(cfg.name, base + f.rel, error_code=e.code, error_message=f"{f.rel}: {e}")
+            )
+            continue
+        rows.append(
+            _row(
+                cfg.name,
+                base + f.rel,
+                ok=True,
+                body=data,
+                content_type=content_type,
+                etag=tree.commit,
+                error_code="truncated" if f.truncated else "",
+                error_message=f"body cut at {len(f.body)} bytes" if f.truncated else "",
+                fetched_at=tree.committed_at,
+            )
+        )
+    for rel in tree.skipped_text:
+        message = f"{rel}: plain-text file not read (add include = ['*.txt'] to read .txt files)"
+        rows.append(_row(cfg.name, base + rel, error_code="skipped_text", error_message=message))
+    return sorted(rows, key=lambda r: r["url"])
+
+
 def _fetch_openapi(job: _Job, cand: dict[str, Any]) -> list[dict]:
     """A spec from its URL, or read from the local file discovery validated."""
     url = cand["url"]
@@ -433,6 +481,7 @@ def _specs_beside(job: _Job, discovered: pa.Table, best: dict[str, Any]) -> list
 
 _STRATEGIES: dict[str, Callable[[_Job, dict[str, Any]], list[dict]]] = {
     "local": _fetch_local_job,
+    "git": _fetch_git,
     "llms_full_txt": _fetch_single,
     "markdown": _fetch_single,
     "llms_txt": _fetch_llms_index,

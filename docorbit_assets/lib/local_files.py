@@ -42,14 +42,14 @@ from __future__ import annotations
 
 import codecs
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from docorbit_assets.lib.filefilter import MARKDOWN_SUFFIXES, local_markdown_files
+from docorbit_assets.lib.filefilter import MARKDOWN_SUFFIXES, local_markdown_files, selected
 
 __all__ = [
     "LOCAL_SUFFIXES",
@@ -64,6 +64,7 @@ __all__ = [
     "local_document_files",
     "prepare",
     "rst_to_markdown",
+    "select_documents",
     "skipped_text_files",
 ]
 
@@ -143,27 +144,48 @@ def is_build_artifact(rel_path: str) -> bool:
     return any(p in _ARTIFACT_DIRS for p in parts[:-1])
 
 
+def select_documents(
+    rels: Iterable[str], include: Sequence[str] = (), exclude: Sequence[str] = ()
+) -> tuple[list[str], list[str]]:
+    """The local reader's rule over relative POSIX paths (a folder's files, a git tree):
+    ``(documents, skipped .txt)``, both sorted. Documents are Markdown, ``.html``/``.htm`` and
+    ``.rst`` (``.txt`` too when an include glob names it) selected by the globs, build artifacts
+    left out (a Markdown file never is one); hidden names are skipped."""
+    txt = _names_txt(include)
+    docs, skipped = [], []
+    for rel in sorted(rels):
+        low = rel.lower()
+        if any(part.startswith(".") for part in PurePosixPath(rel).parts):
+            continue
+        if not low.endswith((*LOCAL_SUFFIXES, ".txt")) or not selected(rel, include, exclude):
+            continue
+        if low.endswith(MARKDOWN_SUFFIXES):
+            docs.append(rel)
+        elif is_build_artifact(rel):
+            continue
+        elif not low.endswith(".txt") or txt:
+            docs.append(rel)
+        else:
+            skipped.append(rel)
+    return docs, skipped
+
+
 def local_document_files(
     root: Path, include: Sequence[str] = (), exclude: Sequence[str] = ()
 ) -> list[str]:
     """Documents a local source reads (see module docstring)."""
-    suffixes = LOCAL_SUFFIXES + ((".txt",) if _names_txt(include) else ())
-    found = local_markdown_files(root, include, exclude, suffixes=suffixes)
-    return [
-        rel
-        for rel in found
-        if rel.lower().endswith(MARKDOWN_SUFFIXES) or not is_build_artifact(rel)
-    ]
+    return select_documents(_candidates(root, include, exclude), include, exclude)[0]
 
 
 def skipped_text_files(
     root: Path, include: Sequence[str] = (), exclude: Sequence[str] = ()
 ) -> list[str]:
     """``.txt`` files a local source does not read (no include glob names them)."""
-    if _names_txt(include):
-        return []
-    found = local_markdown_files(root, include, exclude, suffixes=(".txt",))
-    return [rel for rel in found if not is_build_artifact(rel)]
+    return select_documents(_candidates(root, include, exclude), include, exclude)[1]
+
+
+def _candidates(root: Path, include: Sequence[str], exclude: Sequence[str]) -> list[str]:
+    return local_markdown_files(root, include, exclude, suffixes=(*LOCAL_SUFFIXES, ".txt"))
 
 
 def _names_txt(include: Sequence[str]) -> bool:

@@ -56,6 +56,7 @@ ALL_PURPOSES = ("conceptual", "api", "examples")
 # How well a candidate type serves each purpose (0 = not at all); times confidence and authority.
 PURPOSE_WEIGHTS: dict[str, dict[str, float]] = {
     "local": {"conceptual": 1.0, "api": 0.6, "examples": 0.8, "navigation": 0.5},
+    "git": {"conceptual": 1.0, "api": 0.6, "examples": 0.8, "navigation": 0.5},
     "llms_txt": {"navigation": 1.0, "conceptual": 0.5, "api": 0.3, "examples": 0.3},
     "llms_full_txt": {"conceptual": 1.0, "examples": 0.8, "api": 0.6, "navigation": 0.4},
     "markdown": {"conceptual": 0.8, "examples": 0.7, "api": 0.5},

@@ -107,6 +107,9 @@ def init(state: _State, hybrid: bool | None) -> None:
 )
 @click.option("--allow-host", "allow_hosts", multiple=True, metavar="HOST:PORT",
               help="Allow this otherwise refused host (e.g. a private docs server), repeatable.")  # fmt: skip
+@click.option(
+    "--ref", default="", help="kind git: the branch, tag or commit to read (default HEAD)."
+)
 @click.option("--limit", "limits", multiple=True, metavar="KEY=VALUE",
               help="Crawl limit stored in [sources.limits], e.g. max_pages=20, politeness=0 (repeatable).")  # fmt: skip
 @json_option
@@ -121,6 +124,7 @@ def add(
     include: tuple[str, ...],
     exclude: tuple[str, ...],
     allow_hosts: tuple[str, ...],
+    ref: str,
     limits: tuple[str, ...],
 ) -> None:
     """Register a documentation source (a folder, a URL, or a package NAME) in docorbit.toml.
@@ -141,6 +145,7 @@ def add(
     src, _added = service.register_source(
         home, path_or_url, library=library or "", version=version_, name=name, kind=kind,
         include=include, exclude=exclude, allow_hosts=allow_hosts, limits=_parse_limits(limits),
+        ref=ref,
     )  # fmt: skip
     _info(f"run `docorbit ingest --source {src.name}` to fetch and publish it")
     data: dict[str, Any] = {"added": src.to_toml(), "config": str(home.config_path)}

@@ -159,11 +159,22 @@ def test_server_errors_and_refused_connections_are_unreachable():
     assert json.loads(row["metadata_json"]) == {"error_code": "connect_error"}
 
 
-def test_kind_without_a_provider_yields_one_invalid_row():
+def test_every_source_kind_has_a_discovery_provider():
+    """A kind docorbit.toml accepts is one discovery handles (``git`` was accepted and then
+    failed every ingest with 'no discovery provider handles kind git')."""
+    from docorbit_assets.lib.providers import PROVIDERS
+    from docorbit_serve.registry import KINDS
+
+    handled = set().union(*(p.kinds for p in PROVIDERS))
+    assert set(KINDS) <= handled
+
+
+def test_a_remote_git_url_is_one_invalid_row_saying_to_clone_it():
     table = discover(_web("http://127.0.0.1:9/repo.git", "git"), Path("."))
     (row,) = table.to_pylist()
-    assert row["status"] == "invalid"
-    assert "no discovery provider" in row["rationale"]
+    assert row["status"] == "invalid" and row["type"] == "git"
+    assert "clone" in row["rationale"]
+    assert json.loads(row["metadata_json"]) == {"error_code": "remote_git"}
 
 
 def test_real_llms_txt_served_over_loopback_is_valid_with_its_sections():

@@ -1,5 +1,5 @@
 """Discovery providers. ``PROVIDERS`` lists every one, in the order ``discover`` runs them: ``local``,
-``llms`` and ``markdown`` then the web providers ``openapi``, ``sitemap``, ``skill``, ``web`` and
+``git``, ``llms`` and ``markdown`` then the web providers ``openapi``, ``sitemap``, ``skill``, ``web`` and
 ``github``: one module each here (``page`` holds the source-page reader they share).
 
 Every provider has the ``probe.Provider`` interface: ``probe(ctx: ProbeContext) ->
@@ -23,6 +23,8 @@ claims.
 - ``web`` (kind web): the source URL as an HTML site: title, canonical link, framework markers
   (MkDocs / Material, Sphinx, Docusaurus, VitePress, Mintlify, GitBook), same-site navigation
   links. Valid when it is an HTML page with at least one same-site link (crawlable).
+- ``git`` (kind git): a local repository's tree at ``ref`` (``git_tree``), valid when it holds
+  a document; ``metadata.commit`` is the commit the fetch reads.
 - ``github`` (kind web): ``https://github.com/OWNER/REPO`` links in the source page's HTML
   (repository and SDK links). Not fetched: valid as *declared by the site*
   (``metadata.verified`` false); ``official`` when the page marks it as its source repository
@@ -33,6 +35,7 @@ from __future__ import annotations
 
 from docorbit_assets.lib.probe import Provider
 from docorbit_assets.lib.providers import (
+    git,
     github,
     llms,
     local,
@@ -64,4 +67,10 @@ WEB_PROVIDERS: list[Provider] = [
 ]
 
 # Every provider, in the order discovery runs them (``discover.PROVIDERS``).
-PROVIDERS: list[Provider] = [local.PROVIDER, llms.PROVIDER, markdown.PROVIDER, *WEB_PROVIDERS]
+PROVIDERS: list[Provider] = [
+    local.PROVIDER,
+    git.PROVIDER,
+    llms.PROVIDER,
+    markdown.PROVIDER,
+    *WEB_PROVIDERS,
+]
