@@ -69,7 +69,6 @@ REASONS = (
     "private",
     "reserved",
     "scheme",
-    "site_local",
     "unresolvable",
     "unspecified",
 )
@@ -86,7 +85,6 @@ _HUMAN = {
     "private": "a private-network address",
     "reserved": "a reserved / special-purpose address",
     "scheme": "only http and https URLs are fetched",
-    "site_local": "an IPv6 site-local address",
     "unresolvable": "the host name does not resolve",
     "unspecified": "the unspecified address (0.0.0.0 / ::)",
 }
@@ -163,7 +161,7 @@ _V6_OTHER = _nets(
     ("::1/128", "loopback"),
     ("fc00::/7", "private"),  # unique local
     ("fe80::/10", "link_local"),
-    ("fec0::/10", "site_local"),
+    ("fec0::/10", "reserved"),  # site-local, deprecated (RFC 3879): IANA "Reserved by IETF"
     ("ff00::/8", "multicast"),
 )
 
@@ -225,7 +223,7 @@ class Target:
 def _blocked(reason: str, url: str, **detail: Any) -> BlockedURL:
     d = {"reason": reason, "url": url, **{k: v for k, v in detail.items() if v is not None}}
     hint = ""
-    if reason in {"loopback", "private", "link_local", "port", "site_local", "reserved"}:
+    if reason in {"loopback", "private", "link_local", "port", "reserved"}:
         hint = " (for a private docs host, allow it explicitly with --allow-host HOST:PORT)"
     return BlockedURL(f"refused {url!r}: {_HUMAN.get(reason, reason)}{hint}", detail=d)
 

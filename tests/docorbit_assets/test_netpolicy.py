@@ -99,7 +99,7 @@ def test_the_pin_row_looks_the_name_up_once_per_connection(fetcher):
         ("::127.0.0.1", "ipv6_embedded"),
         ("64:ff9b::7f00:1", "ipv6_embedded"),
         ("2002:a9fe:a9fe::", "ipv6_embedded"),
-        ("fec0::1", "site_local"),
+        ("fec0::1", "reserved"),  # deprecated site-local: one reason vocabulary with the kit
         ("224.0.0.1", "multicast"),
         ("192.88.99.1", "reserved"),
         ("192.0.0.192", "metadata"),
@@ -269,3 +269,11 @@ def test_blocked_url_error_has_the_documented_code_and_suggests_the_fix():
     assert payload["code"] == "blocked_url" and e.value.exit_code == 5
     assert payload["detail"]["reason"] == "private"
     assert "--allow-host" in payload["message"]
+
+
+def test_every_refusal_reason_is_one_the_kit_names():
+    """One reason vocabulary: a deny is told apart by the same words the kit's rows use (a
+    deprecated site-local address is ``reserved``, as IANA lists it, not a reason of its own)."""
+    from docorbit_assets.lib.netpolicy import REASONS
+
+    assert set(REASONS) <= {r["reason"] for r in ROWS}
