@@ -11,7 +11,8 @@ Contract: ``slice_pages(pages) -> pa.Table``, deterministic, rows in page order 
 - ``breadcrumb``: the ancestor headings' text, outermost first, without the own heading.
 - ``text``: the section's Markdown, heading line included, trailing blank lines dropped.
   ``line_start``/``line_end``: 1-based inclusive lines of that text in the page ``markdown``.
-  Every non-blank line of a page belongs to exactly one chunk.
+  Every non-blank line of a page belongs to exactly one chunk (or, cut as below, to consecutive
+  chunks).
 - A section over ``MAX_TOKENS`` (1000) is split into parts near ``TARGET_TOKENS`` (500) at
   paragraph and code boundaries: blank lines outside fences and admonitions (an admonition of
   any dialect, ``markdown_scan.admonitions``, stays whole with its title). Blocks are packed in
@@ -20,8 +21,11 @@ Contract: ``slice_pages(pages) -> pa.Table``, deterministic, rows in page order 
   the part closed); a last part under a quarter of the target joins the one before when the two
   fit in ``MAX_TOKENS``. A block that is itself over ``MAX_TOKENS`` (e.g. a long release-notes
   bullet list) is first cut before its top-level list items, and, failing that (a scraped dump
-  without blank lines), before any line. Fenced code is never split; a single line or fence
-  larger than that stays whole. Every part keeps heading, anchor, level and breadcrumb; the
+  without blank lines), before any line. Fenced code is never split (a fence larger than that
+  stays whole); a single line outside fences still over ``MAX_TOKENS`` (a 10 MB paragraph on one
+  line) is cut into pieces near ``TARGET_TOKENS`` at spaces (anywhere when it has none, each
+  piece at most ``MAX_TOKENS``), which share its line number and whose texts concatenate to it
+  exactly, so no chunk of prose is unbounded. Every part keeps heading, anchor, level and breadcrumb; the
   first part has id ``stable_id("c_", source, path, anchor)``, part *n* ≥ 2 has
   ``stable_id("c_", source, path, anchor, "part-<n>")``.
 - ``prev_id``/``next_id`` link the chunks of a page in order; ``parent_id`` is the (first-part)
@@ -95,12 +99,11 @@ def slice_markdown(page: dict[str, Any]) -> list[dict[str, Any]]:
     fence_starts = {f.start for f in scan.fences}
     rows: list[dict[str, Any]] = []
     for sec in sections:
-        parts = _parts(scan, sec)
-        for n, (a, b) in enumerate(parts, start=1):
+        parts = [(a, b, text) for a, b in _parts(scan, sec) for text in _texts(scan, a, b)]
+        for n, (a, b, text) in enumerate(parts, start=1):
             chunk_id = ids[sec.anchor]
             if n > 1:
                 chunk_id = stable_id("c_", source, path, sec.anchor, f"part-{n}")
-            text = "\n".join(scan.lines[a:b])
             rows.append(
                 {
                     "id": chunk_id,
@@ -219,6 +222,29 @@ def _split_block(scan: Scan, a: int, b: int) -> list[tuple[int, int]]:
         edges = [x, *ok, y]
         out.extend((u, v) for u, v in zip(edges, edges[1:], strict=False) if v > u)
     return out
+
+
+# ~TARGET_TOKENS of English prose (about four characters a cl100k token).
+_PIECE_CHARS = 4 * TARGET_TOKENS
+
+
+def _texts(scan: Scan, a: int, b: int) -> list[str]:
+    """The text of part ``[a, b)``: one, or the pieces of a single prose line over
+    ``MAX_TOKENS`` (module docstring)."""
+    text = "\n".join(scan.lines[a:b])
+    if b - a != 1 or scan.in_fence[a] or _at_most(text, MAX_TOKENS):
+        return [text]
+    pieces, i, n = [], 0, len(text)
+    while i < n:
+        j = min(n, i + _PIECE_CHARS)
+        if j < n:
+            k = text.rfind(" ", i + _PIECE_CHARS // 2, j)
+            j = k + 1 if k >= 0 else j  # the space ends this piece
+        while not _at_most(text[i:j], MAX_TOKENS):  # dense text (CJK, symbols): fewer characters
+            j = i + max(1, (j - i) // 2)
+        pieces.append(text[i:j])
+        i = j
+    return pieces
 
 
 def _at_most(text: str, limit: int) -> bool:

@@ -562,3 +562,29 @@ def test_slice_cuts_a_long_block_without_blank_lines_at_line_ends_but_never_insi
     fenced = [c for c in chunks if c["code_blocks"]]
     assert len(fenced) == 1 and fenced[0]["code_blocks"][0]["code"] == code
     assert max(c["tokens"] for c in chunks if not c["code_blocks"]) <= MAX_TOKENS
+
+
+@pytest.mark.parametrize(
+    ("kind", "line"),
+    [
+        ("prose", " ".join(f"word{k % 97}" for k in range(60_000))),  # ~360 kB, one paragraph
+        ("no spaces", "QUJD" * 40_000),  # a base64 blob pasted as text
+        ("dense script", "文档的内容非常长" * 8_000),  # CJK: many tokens per character
+    ],
+)
+def test_a_single_line_over_max_tokens_is_cut_into_bounded_pieces_that_rebuild_it(kind, line):
+    """A paragraph on one line (scraped dumps, hostile pages) must not become one unbounded
+    chunk: a 10 MB line was one chunk of two million tokens, served whole by search."""
+    chunks = _chunks(f"# Big\n\nintro\n\n{line}\n\n## After\n\ntail\n")
+    body = [c for c in chunks if c["heading"] == "Big" and c["line_start"] == 5]
+    assert len(body) > 2 and "".join(c["text"] for c in body) == line
+    assert all(c["tokens"] <= MAX_TOKENS for c in chunks)
+    assert all(c["line_end"] == 5 for c in body)
+    assert len({c["id"] for c in chunks}) == len(chunks)
+    assert [c["heading"] for c in chunks][-1] == "After"
+
+
+def test_a_long_line_inside_a_fence_stays_whole():
+    code = "x = [" + ", ".join(str(k) for k in range(3000)) + "]"
+    chunks = _chunks(f"# Code\n\n```python\n{code}\n```\n")
+    assert sum(code in c["text"] for c in chunks) == 1
