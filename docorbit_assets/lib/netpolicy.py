@@ -8,8 +8,9 @@ Contract:
   (``127.1``, ``2130706433``, ``0x7f.1``, ``0177.0.0.1``) are parsed here, never sent to DNS, and
   classified as addresses. ``localhost``/``*.localhost`` and cloud metadata names are refused by
   name.
-- ``resolve(target, policy) -> tuple[ip, ...]`` does ONE ``socket.getaddrinfo`` call and refuses
-  the host if ANY answer is not public. The caller connects to one of the returned addresses and
+- ``resolve(target, policy, *, timeout=None) -> tuple[ip, ...]`` does ONE ``socket.getaddrinfo``
+  call, waited for at most ``timeout`` seconds (``DNS_TIMEOUT_S`` by default; then
+  ``ResolveTimeout``), and refuses the host if ANY answer is not public. The caller connects to one of the returned addresses and
   to nothing else (``secure_fetch`` does this at connect time, so the address checked is the
   address dialled: no second lookup, no DNS rebinding).
 - ``classify_address(ip) -> reason | None`` is the explicit deny list (IANA special-purpose
@@ -27,6 +28,7 @@ Every refusal raises ``BlockedURL`` (code ``blocked_url``) with ``detail["reason
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import ipaddress
 import re
@@ -45,6 +47,7 @@ __all__ = [
     "METADATA_HOSTNAMES",
     "REASONS",
     "NetPolicy",
+    "ResolveTimeout",
     "Target",
     "check_url",
     "classify_address",
@@ -402,14 +405,38 @@ def check_url(url: str | httpx.URL, policy: NetPolicy) -> Target:
     return Target(parsed, scheme, host, eff_port, literal, allowed)
 
 
-def resolve(target: Target, policy: NetPolicy | None = None) -> tuple[IPAddress, ...]:
+class ResolveTimeout(Exception):
+    """The system resolver did not answer within the time given to ``resolve``."""
+
+
+# getaddrinfo has no timeout of its own: lookups run on these threads and are waited for at
+# most the caller's time. A lookup that never returns holds its thread; past the pool's size
+# new lookups queue and time out the same way, so a hung resolver costs threads, not time.
+_DNS_POOL = concurrent.futures.ThreadPoolExecutor(max_workers=8, thread_name_prefix="dns")
+DNS_TIMEOUT_S = float(LIMITS["timeout"].default)
+
+
+def _lookup(host: str, port: int, timeout: float) -> list[Any]:
+    future = _DNS_POOL.submit(socket.getaddrinfo, host, port, 0, socket.SOCK_STREAM)
+    try:
+        return future.result(timeout=max(0.001, timeout))
+    except concurrent.futures.TimeoutError as e:
+        future.cancel()
+        raise ResolveTimeout(f"no DNS answer for {host} within {timeout:.1f} s") from e
+
+
+def resolve(
+    target: Target, policy: NetPolicy | None = None, *, timeout: float | None = None
+) -> tuple[IPAddress, ...]:
     """The addresses to dial for ``target``: one ``socket.getaddrinfo`` call, every answer
-    checked; the host is refused if ANY answer is not public (unless allowed; metadata never)."""
+    checked; the host is refused if ANY answer is not public (unless allowed; metadata never).
+    The lookup waits at most ``timeout`` seconds (default ``DNS_TIMEOUT_S``), then raises
+    ``ResolveTimeout``."""
     if target.literal is not None:
         return (target.literal,)
     url = str(target.url)
     try:
-        infos = socket.getaddrinfo(target.host, target.port, 0, socket.SOCK_STREAM)
+        infos = _lookup(target.host, target.port, DNS_TIMEOUT_S if timeout is None else timeout)
     except (socket.gaierror, UnicodeError, OSError) as e:
         raise _blocked("unresolvable", url, host=target.host, why=str(e)) from e
     answers: list[IPAddress] = []
@@ -438,6 +465,10 @@ def resolve(target: Target, policy: NetPolicy | None = None) -> tuple[IPAddress,
 
 def screen_url(url: str | httpx.URL, policy: NetPolicy) -> tuple[Target, tuple[IPAddress, ...]]:
     """Classify a URL found in content (sitemap ``<loc>``, robots ``Sitemap:``, ``<base href>``,
-    OpenAPI ``servers``): ``check_url`` + ``resolve``. Raises ``BlockedURL``; never connects."""
+    OpenAPI ``servers``): ``check_url`` + ``resolve``. Raises ``BlockedURL`` (a lookup that
+    times out is ``unresolvable``: nothing vouches for the address); never connects."""
     target = check_url(url, policy)
-    return target, resolve(target, policy)
+    try:
+        return target, resolve(target, policy)
+    except ResolveTimeout as e:
+        raise _blocked("unresolvable", str(target.url), host=target.host, why=str(e)) from e

@@ -58,6 +58,7 @@ from protego import Protego
 from docorbit_assets.lib.netpolicy import (
     DEFAULT_PORTS,
     NetPolicy,
+    ResolveTimeout,
     Target,
     check_url,
     resolve,
@@ -275,7 +276,10 @@ class _PinnedBackend(httpcore.NetworkBackend):
         if target is None or (target.host, target.port) != (host, port):
             # Only SecureFetcher drives this pool; anything else is a programming error.
             raise httpcore.ConnectError(f"connect to {host}:{port} without a checked target")
-        addresses = resolve(target, self._net)  # raises BlockedURL; the only lookup
+        try:  # raises BlockedURL; the only lookup, bounded by the request's deadline
+            addresses = resolve(target, self._net, timeout=_bounded(None, httpcore.ConnectTimeout))
+        except ResolveTimeout as e:
+            raise httpcore.ConnectTimeout(str(e)) from e
         last: Exception | None = None
         for ip in addresses:
             t = _bounded(timeout, httpcore.ConnectTimeout)

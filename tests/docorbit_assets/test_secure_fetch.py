@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import gzip
+import socket
+import threading
 import zlib
 
 import pytest
@@ -275,3 +277,57 @@ def test_policy_reads_a_sources_limits_table_with_the_fetch_stage_names():
     )
     assert (policy.deadline_s, policy.connect_timeout_s, policy.max_bytes) == (12, 3, 1024)
     assert policy.politeness_s == 0 and policy.allow_hosts == ("127.0.0.1:8765",)
+
+
+def _hanging_resolver(monkeypatch: pytest.MonkeyPatch, name: str) -> threading.Event:
+    """``getaddrinfo`` that never answers for ``name`` until the returned event is set (a DNS
+    server that drops the query: no real resolver fault can be made on loopback)."""
+    release = threading.Event()
+    real = socket.getaddrinfo
+
+    def gai(host, *args, **kwargs):
+        if host == name:
+            release.wait(60)
+            raise socket.gaierror(socket.EAI_AGAIN, "released")
+        return real(host, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", gai)
+    return release
+
+
+def test_a_resolver_that_never_answers_ends_within_the_request_deadline(monkeypatch):
+    release = _hanging_resolver(monkeypatch, "hang.docs.test")
+    outcome: dict[str, Exception] = {}
+    policy = FetchPolicy(politeness_s=0, respect_robots=False, max_retries=0, deadline_s=0.5)
+
+    def fetch() -> None:
+        try:
+            f.get("http://hang.docs.test/guide")
+        except (FetchError, BlockedURL) as e:
+            outcome["error"] = e
+
+    with tripwire() as wire, SecureFetcher(policy) as f:
+        worker = threading.Thread(target=fetch)
+        worker.start()
+        worker.join(20)  # far above the deadline: only a hang would reach it
+        hung = worker.is_alive()
+        release.set()
+        worker.join(5)
+    assert not hung, "the DNS lookup was not bounded by the request deadline"
+    err = outcome["error"]
+    assert isinstance(err, FetchError) and err.code == "timeout", err
+    assert wire.attempts == []
+
+
+def test_a_url_found_in_content_whose_lookup_hangs_is_refused_as_unresolvable(monkeypatch):
+    from docorbit_assets.lib import netpolicy
+
+    release = _hanging_resolver(monkeypatch, "hang.docs.test")
+    monkeypatch.setattr(netpolicy, "DNS_TIMEOUT_S", 0.3)
+    try:
+        with tripwire() as wire, pytest.raises(BlockedURL) as e:
+            netpolicy.screen_url("https://hang.docs.test/sitemap.xml", netpolicy.NetPolicy())
+    finally:
+        release.set()
+    assert e.value.detail["reason"] == "unresolvable" and "no DNS answer" in e.value.detail["why"]
+    assert wire.attempts == []
