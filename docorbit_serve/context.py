@@ -152,7 +152,7 @@ def _check(task: Any, budget: Any) -> None:
 
 def _item(hit: Any, content: str, text: str, truncated: bool) -> ContextItem:
     fields = {**hit.model_dump(), "content": content, "tokens": count_tokens(text)}
-    return ContextItem(**fields, truncated=truncated, text=text)
+    return ContextItem(**{**fields, "truncated": truncated}, text=text)
 
 
 def _excerpt(hit: Any, room: int) -> tuple[str, str] | None:

@@ -112,6 +112,8 @@ def render_hits(
             f"chunk_id `{one_line(h.get('chunk_id'), 80)}` · score {float(h.get('score', 0)):.3f}"
             f" · {int(h.get('tokens', 0))} tokens · snapshot `{one_line(h.get('snapshot'), 80)}`"
         )
+        if h.get("truncated"):
+            meta += " · truncated: the rest with get_doc"
         out.append(
             f"### {i}. {_trail(h)}\n{_location(h)}\n{meta}\n\n"
             + untrusted_block(

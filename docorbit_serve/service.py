@@ -49,8 +49,10 @@ from docorbit_serve.models.core import (
     VersionReport,
 )
 from docorbit_serve.registry import SourceConfig, load_registry, save_registry
+from docorbit_serve.tokens import count_tokens, truncate_to_tokens
 
 __all__ = [
+    "MAX_HIT_TOKENS",
     "URL_KINDS",
     "check_policy",
     "context_pack",
@@ -122,6 +124,18 @@ def _search_offset(
     return int(state["o"])
 
 
+# A search hit carries at most this many tokens of content (a chunk is at most slice.MAX_TOKENS
+# of prose, but one holding a huge fence is not): the rest is read with get_doc.
+MAX_HIT_TOKENS = 2000
+
+
+def _bounded(hit: Any) -> Any:
+    if len(hit.content) <= MAX_HIT_TOKENS or count_tokens(hit.content) <= MAX_HIT_TOKENS:
+        return hit  # (a token covers at least one character)
+    head = truncate_to_tokens(hit.content, MAX_HIT_TOKENS).rstrip("\ufffd")
+    return hit.model_copy(update={"content": head, "truncated": True})
+
+
 def search_docs(
     catalog: Any,
     query: str,
@@ -160,7 +174,7 @@ def search_docs(
         hybrid=res.hybrid,
         truncated=res.truncated,
         elapsed_ms=res.elapsed_ms,
-        hits=res.hits[:limit],
+        hits=[_bounded(h) for h in res.hits[:limit]],
         next_cursor=encode_cursor({**state, "u": publish_id}) if more else None,
         versions=dict(getattr(res, "versions", {}) or {}),
         notices=list(getattr(res, "notices", []) or []),

@@ -91,6 +91,9 @@ class Hit(BaseModel):
     # and its age in hours at search time ("" / None when unknown).
     fetched_at: str = ""
     age_hours: float | None = None
+    # ``content`` is the head of the section part, not all of it (a search hit over
+    # ``service.MAX_HIT_TOKENS``, a packed excerpt): ``get_doc`` reads the rest.
+    truncated: bool = False
 
 
 class SearchPage(BaseModel):
@@ -236,7 +239,6 @@ class DocMap(BaseModel):
 class ContextItem(Hit):
     """A packed hit: ``text`` is its block (provenance header + Markdown) as counted."""
 
-    truncated: bool = False
     text: str = ""
 
 
