@@ -127,36 +127,41 @@ def _fetch_local(cfg: SourceConfig, cand: dict[str, Any], project_root: Path) ->
                 )
             )
             continue
-        cut = len(body) > cap
-        try:
-            data, content_type = prepare(rel, body[:cap], truncated=cut)
-        except NotText as e:  # binary, undecodable or control characters: refused, reported
-            rows.append(_row(cfg.name, url, error_code=e.code, error_message=f"{rel}: {e}"))
-            continue
-        rows.append(
-            _row(
-                cfg.name,
-                url,
-                ok=True,
-                body=data,
-                content_type=content_type,
-                error_code="truncated" if cut else "",
-                error_message=f"body cut at {cap} bytes" if cut else "",
-                fetched_at=datetime.fromtimestamp(st.st_mtime, UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
-            )
-        )
-    for rel in skipped_text_files(root, cfg.include, cfg.exclude):
-        message = f"{rel}: plain-text file not read (add include = ['*.txt'] to read .txt files)"
-        rows.append(
-            _row(
-                cfg.name,
-                "file://" + (root / rel).as_posix(),
-                error_code="skipped_text",
-                error_message=message,
-            )
-        )
+        when = datetime.fromtimestamp(st.st_mtime, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        rows.append(_document_row(cfg.name, url, rel, body[:cap], len(body) > cap, when))
+    base = "file://" + root.as_posix() + "/"
+    rows += [
+        _skipped_text(cfg.name, base, rel)
+        for rel in skipped_text_files(root, cfg.include, cfg.exclude)
+    ]
     rows.sort(key=lambda r: r["url"])
     return rows
+
+
+def _document_row(
+    source: str, url: str, rel: str, body: bytes, cut: bool, fetched_at: str, etag: str = ""
+) -> dict[str, Any]:
+    """The row of one local or git document (``body`` already cut at the cap when ``cut``)."""
+    try:
+        data, content_type = prepare(rel, body, truncated=cut)
+    except NotText as e:  # binary, undecodable or control characters: refused, reported
+        return _row(source, url, error_code=e.code, error_message=f"{rel}: {e}")
+    return _row(
+        source,
+        url,
+        ok=True,
+        body=data,
+        content_type=content_type,
+        etag=etag,
+        error_code="truncated" if cut else "",
+        error_message=f"body cut at {len(body)} bytes" if cut else "",
+        fetched_at=fetched_at,
+    )
+
+
+def _skipped_text(source: str, base: str, rel: str) -> dict[str, Any]:
+    message = f"{rel}: plain-text file not read (add include = ['*.txt'] to read .txt files)"
+    return _row(source, base + rel, error_code="skipped_text", error_message=message)
 
 
 @dataclass
@@ -399,31 +404,12 @@ def _fetch_git(job: _Job, cand: dict[str, Any]) -> list[dict]:
         max_bytes=fetch_limits(cfg).max_bytes,
     )
     base = "file://" + tree.root.as_posix() + "/"
-    rows = []
-    for f in tree.files:
-        try:
-            data, content_type = prepare(f.rel, f.body, truncated=f.truncated)
-        except NotText as e:
-            rows.append(
-                _row(cfg.name, base + f.rel, error_code=e.code, error_message=f"{f.rel}: {e}")
-            )
-            continue
-        rows.append(
-            _row(
-                cfg.name,
-                base + f.rel,
-                ok=True,
-                body=data,
-                content_type=content_type,
-                etag=tree.commit,
-                error_code="truncated" if f.truncated else "",
-                error_message=f"body cut at {len(f.body)} bytes" if f.truncated else "",
-                fetched_at=tree.committed_at,
-            )
-        )
-    for rel in tree.skipped_text:
-        message = f"{rel}: plain-text file not read (add include = ['*.txt'] to read .txt files)"
-        rows.append(_row(cfg.name, base + rel, error_code="skipped_text", error_message=message))
+    rows = [
+        _document_row(cfg.name, base + f.rel, f.rel, f.body, f.truncated, tree.committed_at,
+                      tree.commit)
+        for f in tree.files
+    ]  # fmt: skip
+    rows += [_skipped_text(cfg.name, base, rel) for rel in tree.skipped_text]
     return sorted(rows, key=lambda r: r["url"])
 
 
