@@ -28,11 +28,12 @@ Every refusal raises ``BlockedURL`` (code ``blocked_url``) with ``detail["reason
 
 from __future__ import annotations
 
-import concurrent.futures
 import contextlib
 import ipaddress
 import re
 import socket
+import threading
+import time
 import urllib.parse
 from dataclasses import dataclass, field
 from typing import Any
@@ -409,20 +410,38 @@ class ResolveTimeout(Exception):
     """The system resolver did not answer within the time given to ``resolve``."""
 
 
-# getaddrinfo has no timeout of its own: lookups run on these threads and are waited for at
-# most the caller's time. A lookup that never returns holds its thread; past the pool's size
-# new lookups queue and time out the same way, so a hung resolver costs threads, not time.
-_DNS_POOL = concurrent.futures.ThreadPoolExecutor(max_workers=8, thread_name_prefix="dns")
+# getaddrinfo has no timeout of its own: each lookup runs on a daemon thread (one that never
+# returns cannot hold up the process's exit) and is waited for at most the caller's time. At
+# most _DNS_THREADS lookups are under way at once; past that a lookup waits for a slot within
+# the same time, so a hung resolver costs a few threads, never unbounded time.
+_DNS_THREADS = 8
+_DNS_SLOTS = threading.BoundedSemaphore(_DNS_THREADS)
 DNS_TIMEOUT_S = float(LIMITS["timeout"].default)
 
 
 def _lookup(host: str, port: int, timeout: float) -> list[Any]:
-    future = _DNS_POOL.submit(socket.getaddrinfo, host, port, 0, socket.SOCK_STREAM)
-    try:
-        return future.result(timeout=max(0.001, timeout))
-    except concurrent.futures.TimeoutError as e:
-        future.cancel()
-        raise ResolveTimeout(f"no DNS answer for {host} within {timeout:.1f} s") from e
+    deadline = time.monotonic() + timeout
+    late = ResolveTimeout(f"no DNS answer for {host} within {timeout:.1f} s")
+    if not _DNS_SLOTS.acquire(timeout=max(0.001, timeout)):
+        raise late
+    box: dict[str, Any] = {}
+    done = threading.Event()
+
+    def run() -> None:
+        try:
+            box["answers"] = socket.getaddrinfo(host, port, 0, socket.SOCK_STREAM)
+        except BaseException as e:  # handed to the waiting caller, raised there
+            box["error"] = e
+        finally:
+            _DNS_SLOTS.release()
+            done.set()
+
+    threading.Thread(target=run, name="docorbit-dns", daemon=True).start()
+    if not done.wait(max(0.001, deadline - time.monotonic())):
+        raise late
+    if "error" in box:
+        raise box["error"]
+    return list(box["answers"])
 
 
 def resolve(
