@@ -16,7 +16,7 @@ import dagster as dg
 import pytest
 
 from docorbit_assets.ingest import open_instance, run_gc, run_ingest
-from docorbit_serve.catalog import Catalog
+from docorbit_serve.catalog import Catalog, IndexFile
 from docorbit_serve.home import Home
 from docorbit_serve.registry import Registry, SourceConfig, save_registry
 from docorbit_serve.search import search
@@ -94,31 +94,44 @@ def test_gc_lists_then_removes_exactly_the_unreferenced_files_while_searches_run
     }
 
     errors: list[BaseException] = []
-    answers: list[int] = []
+    answers: dict[str, list[int]] = {"served": [], "old": []}
     stop = threading.Event()
+    # A server that opened the previous publication (pubs[1]) before the switch: gc removes
+    # that index file and its snapshot, and the server keeps answering from its open file.
+    old_index = home.index_dir / f"{pubs[1]}.duckdb"
+    old_server = IndexFile(old_index)
 
-    def reader() -> None:
-        catalog = Catalog(home)
+    def reader(catalog: Catalog | IndexFile, name: str) -> None:
         try:
             while not stop.is_set():
-                answers.append(len(search(catalog, "retry backoff jitter").hits))
+                answers[name].append(len(search(catalog, "retry backoff jitter").hits))
         except BaseException as e:  # noqa: BLE001 - reported by the assert below
             errors.append(e)
 
-    thread = threading.Thread(target=reader)
-    thread.start()
+    threads = [
+        threading.Thread(target=reader, args=(Catalog(home), "served")),
+        threading.Thread(target=reader, args=(old_server, "old")),
+    ]
+    for thread in threads:
+        thread.start()
     try:
-        while not answers:
+        while not (answers["served"] and answers["old"]):
             time.sleep(0.01)
         done = run_gc(home, apply=True, keep_last=1)
     finally:
         stop.set()
-        thread.join(timeout=60)
-    assert not errors and answers and min(answers) > 0
+        for thread in threads:
+            thread.join(timeout=60)
+    assert not errors, errors
+    assert all(counts and min(counts) > 0 for counts in answers.values()), answers
     assert done["errors"] == [] and set(done["removed"]) == removed_paths
     gone = {f for f in before if any(f == p or f.startswith(p + "/") for p in removed_paths)}
     assert _files(home) == before - gone
     assert search(Catalog(home), "retry backoff jitter").hits
+    assert not old_index.exists()
+    old_hits = search(old_server, "retry backoff jitter").hits  # still answering, after gc
+    assert old_hits and {h.snapshot for h in old_hits} == {snaps[1]}
+    old_server.close()
 
 
 _CHILD = """
