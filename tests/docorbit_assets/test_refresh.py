@@ -16,8 +16,8 @@ from docorbit_serve.home import Home
 from docorbit_serve.registry import Registry, SourceConfig, save_registry
 from docorbit_serve.schemas import PER_SOURCE_TABLES
 from docorbit_serve.search import search
-from tests.support.http import FAST_LIMITS, Route, allowance, serve_routes
-from tests.support.paths import FIXTURE_SITE
+from tests.support.http import FAST_LIMITS, Route, allowance, serve_directory, serve_routes
+from tests.support.paths import FIXTURE_SITE, KIT_DATA
 
 pytestmark = pytest.mark.slow
 MD = "text/markdown; charset=utf-8"
@@ -204,3 +204,62 @@ def test_an_edited_included_snippet_is_not_hidden_by_the_unchanged_short_cut(
     assert changed["ok"] and new != cold["sources"]["snip"]["snapshot"]
     codes = [e["code"] for e in _frozen(home, "examples", "snip", new).values()]
     assert any("attempts=5" in c for c in codes), codes
+
+
+def test_a_real_site_refreshed_from_a_plain_file_server_transfers_only_the_edited_page(
+    tmp_path: Path,
+) -> None:
+    """The real built httpx site (23 pages) on the stdlib file server, which answers
+    ``If-Modified-Since`` with 304: an unchanged refresh transfers no body, one edited page is
+    the only body transferred and the only page whose rows change."""
+    site = tmp_path / "site"
+    shutil.copytree(KIT_DATA / "site" / "httpx", site)
+    home = Home(tmp_path / ".docorbit", tmp_path)
+    answers: list[tuple[str, int]] = []
+    with serve_directory(site, responses=answers) as base:
+        cfg = SourceConfig(
+            name="httpx",
+            kind="web",
+            location=base,
+            library="httpx",
+            allow_hosts=(allowance(base),),
+            limits=FAST_LIMITS,
+        )
+        save_registry(Registry(home.config_path, [cfg]))
+        cold = run_ingest(home)
+        assert cold["ok"], json.dumps(cold)[:2000]
+        bodies = [p for p, status in answers if status == 200]
+        assert len(bodies) >= 23  # every page's body once
+        answers.clear()
+        same = run_ingest(home, refresh=True)
+        assert same["ok"], same
+        assert [p for p, status in answers if status == 200] == []  # 0 bodies re-downloaded
+        assert sum(status == 304 for _, status in answers) >= 23
+        assert same["sources"]["httpx"]["snapshot"] == cold["sources"]["httpx"]["snapshot"]
+        assert same["publish_id"] == cold["publish_id"]
+        page = site / "async" / "index.html"
+        html = page.read_text(encoding="utf-8")
+        marker = '<article class="md-content__inner md-typeset">'
+        assert marker in html
+        page.write_text(
+            html.replace(marker, marker + "<h2>Zebrafinch</h2><p>A zebrafinch transport.</p>"),
+            encoding="utf-8",
+        )
+        answers.clear()
+        changed = run_ingest(home, refresh=True)
+    assert changed["ok"], changed
+    assert [p for p, status in answers if status == 200] == ["/async/"]
+    old, new = cold["sources"]["httpx"]["snapshot"], changed["sources"]["httpx"]["snapshot"]
+    assert new != old
+    (edited,) = {
+        p["path"]
+        for p in _frozen(home, "pages", "httpx", new).values()
+        if "Zebrafinch" in p["markdown"]
+    }
+    for table in PER_SOURCE_TABLES:
+        paths = _differing_paths(home, "httpx", table, old, new)
+        assert paths <= {edited}, (table, paths)
+        if table in ("fetches", "pages", "chunks", "postings"):
+            assert paths == {edited}, table
+    hits = search(Catalog(home), "zebrafinch transport", library="httpx").hits
+    assert hits and hits[0].snapshot == new and hits[0].path == edited

@@ -205,9 +205,7 @@ def test_dg_dev_in_the_project_needs_no_variables_shows_cli_runs_and_stops_on_si
         (repo,) = data["repositoriesOrError"]["nodes"]
         assert {s["name"] for s in repo["schedules"]} == {"refresh_alpha", "freshness_hourly"}
         sensors = {"source_partitions", "publish_after_ingest", "release_watch", "refresh_changed"}
-        assert sensors <= {
-            s["name"] for s in repo["sensors"]
-        }
+        assert sensors <= {s["name"] for s in repo["sensors"]}
         jobs = {j["name"] for j in repo["jobs"]}
         assert {"ingest_alpha", "ingest_beta", "refresh_all", "refresh_check", "gc"} <= jobs
         checks = {
