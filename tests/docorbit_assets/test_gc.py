@@ -17,9 +17,11 @@ import pytest
 
 from docorbit_assets.ingest import open_instance, run_gc, run_ingest
 from docorbit_serve.catalog import Catalog, IndexFile
+from docorbit_serve.errors import IngestError
 from docorbit_serve.home import Home
 from docorbit_serve.registry import Registry, SourceConfig, save_registry
 from docorbit_serve.search import search
+from tests.support.http import Route, serve_routes, web_source
 from tests.support.paths import FIXTURE_SITE, REPO
 
 pytestmark = pytest.mark.slow
@@ -186,3 +188,71 @@ def test_a_sigkilled_build_leaves_debris_that_gc_removes_and_its_run_reads_faile
     with open_instance(home) as instance:
         run = instance.get_run_by_id(stuck.run_id)
     assert run is not None and run.status == dg.DagsterRunStatus.FAILURE
+
+
+_UI_LIKE_CHILD = """
+import sys
+from pathlib import Path
+from docorbit_assets.definitions import build_definitions
+from docorbit_assets.ingest import open_instance
+from docorbit_serve.home import Home
+root = Path(sys.argv[1])
+home = Home(root / ".docorbit", root)
+job = build_definitions(home).resolve_job_def("refresh_all")
+with open_instance(home) as instance:  # no run_ingest tags: a run as the UI's daemon launches
+    instance.add_dynamic_partitions("source", ["slow"])  # what the source_partitions sensor does
+    job.execute_in_process(instance=instance, partition_key="slow", raise_on_error=False)
+"""
+
+
+def test_gc_refuses_while_a_ui_launched_run_is_writing_and_fails_it_once_its_process_is_gone(
+    tmp_path: Path,
+) -> None:
+    release = threading.Event()
+
+    def stalled(path: str, headers: dict[str, str]) -> Route:
+        release.wait(timeout=120)  # the run sits in its discover step meanwhile
+        return Route(body=b"# Slow\n\nA page.\n", content_type="text/markdown")
+
+    home = Home(tmp_path / ".docorbit", tmp_path)
+    with serve_routes({"/slow.md": stalled}) as base:
+        cfg = web_source(base + "slow.md", "markdown", name="slow")
+        save_registry(Registry(home.config_path, [cfg]))
+        with open_instance(home):
+            pass  # the instance exists before the child opens it
+        with subprocess.Popen(
+            [sys.executable, "-c", _UI_LIKE_CHILD, str(tmp_path)],
+            cwd=REPO,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        ) as proc:
+            try:
+                run = _wait_started(home, proc, 300)
+                assert run.tags["docorbit/pid"] == str(proc.pid)  # tagged by DocOrbitResource
+                assert "docorbit/entry" not in run.tags
+                assert run_gc(home)["applied"] is False  # a dry run is always fine
+                with pytest.raises(IngestError) as refused:
+                    run_gc(home, apply=True)
+                assert [r["run_id"] for r in refused.value.detail["runs"]] == [run.run_id]
+                proc.send_signal(signal.SIGKILL)
+                proc.wait(timeout=30)
+            finally:
+                release.set()
+                proc.kill()
+    done = run_gc(home, apply=True)  # the process is gone: its run is failed, gc goes ahead
+    assert done["applied"] and done["failed_runs"] == [run.run_id]
+    with open_instance(home) as instance:
+        after = instance.get_run_by_id(run.run_id)
+    assert after is not None and after.status == dg.DagsterRunStatus.FAILURE
+
+
+def _wait_started(home: Home, proc: subprocess.Popen, seconds: float) -> dg.DagsterRun:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and proc.poll() is None:
+        with open_instance(home) as instance:
+            runs = instance.get_runs(filters=dg.RunsFilter(statuses=[dg.DagsterRunStatus.STARTED]))
+        if runs and "docorbit/pid" in runs[0].tags:
+            return runs[0]
+        time.sleep(0.2)
+    raise AssertionError(f"no started run within {seconds:.0f} s (child exit {proc.poll()})")
