@@ -206,10 +206,13 @@ def crawl(
             res = fetcher.get(url, truncate=True, validators=validators)
         except DocOrbitError as e:
             return url, e
-        page = known.get(_strip_fragment(httpx.URL(res.final_url))) if res.not_modified else None
-        if page is not None:  # 304: the stored page stands (its body, to follow its links)
-            res = replace(res, status=page.status, body=page.body, content_type=page.content_type)
-        return url, res
+        if not res.not_modified:
+            return url, res
+        page = known.get(_strip_fragment(httpx.URL(res.final_url)))
+        if page is None:  # a 304 for no page we stored (nothing was asked for): not a page
+            return url, replace(res, not_modified=False, error="http_status")
+        # 304: the stored page stands (its body, to follow its links)
+        return url, replace(res, status=page.status, body=page.body, content_type=page.content_type)
 
     with ThreadPoolExecutor(max_workers=max(1, lim.concurrency)) as pool:
         depth = 0
