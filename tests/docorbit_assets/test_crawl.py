@@ -167,8 +167,10 @@ def test_a_recrawl_with_the_stored_pages_is_answered_by_304s_and_yields_the_same
 
 
 def test_a_304_to_a_request_that_asked_for_none_is_an_error_not_an_empty_page():
-    with serve_routes({"/docs/": (304, [], b"")}) as base:
-        with SecureFetcher(_policy(f"127.0.0.1:{_port(base)}")) as f:
-            result = crawl(f"{base}/docs/", f)
+    with (
+        serve_routes({"/docs/": (304, [], b"")}) as base,
+        SecureFetcher(_policy(f"127.0.0.1:{_port(base)}")) as f,
+    ):
+        result = crawl(f"{base}/docs/", f)
     (page,) = result.pages
     assert page.error_code == "http_status" and not page.not_modified and result.ok_pages == ()
