@@ -3,7 +3,8 @@
 Contract: ``open_instance(home)`` (the persistent instance under ``home/dagster``, created with
 telemetry off and run monitoring on; it also writes ``write_dev_config(home)``), ``recover_dead_runs(instance)`` (STARTED runs tagged
 ``PID_TAG`` whose process is gone are marked failed), ``run_gc(home, ...)`` (retention,
-``lib/gc.py``, under the ingest lock). Its own module so that the ``gc`` job
+``lib/gc.py``, under the ingest lock, refused while another run is in progress:
+``runs_in_progress``). Its own module so that the ``gc`` job
 (``defs/gc.py``) does not import ``ingest``, which imports the definitions (no import cycle).
 ``docorbit_assets.ingest`` re-exports these names.
 
@@ -27,11 +28,19 @@ from typing import Any
 
 import dagster as dg
 
+from docorbit_serve.errors import IngestError
 from docorbit_serve.home import Home, atomic_write_bytes
 from docorbit_serve.ingest_lock import ingest_lock
 from docorbit_serve.registry import load_registry
 
-__all__ = ["PID_TAG", "open_instance", "recover_dead_runs", "run_gc", "write_dev_config"]
+__all__ = [
+    "PID_TAG",
+    "open_instance",
+    "recover_dead_runs",
+    "run_gc",
+    "runs_in_progress",
+    "write_dev_config",
+]
 
 # Run monitoring: the daemon (docorbit ui / dagster dev) fails runs whose worker died.
 _DAGSTER_YAML = (
@@ -94,8 +103,10 @@ def _pid_alive(pid: int) -> bool:
 def recover_dead_runs(instance: dg.DagsterInstance) -> list[str]:
     """Mark failed every STARTED/STARTING run tagged ``docorbit/pid`` whose process is gone.
 
-    Returns the run ids marked. Runs without the tag (launched by the UI's daemon) are left to
-    Dagster's run monitoring (enabled in the instance's ``dagster.yaml``).
+    Returns the run ids marked. ``run_ingest`` tags its runs at launch; a run the UI, a
+    schedule or a sensor launched is tagged by ``DocOrbitResource`` when its worker process
+    initializes it (every DocOrbit job uses it). Runs without the tag (killed before that) are
+    left to Dagster's run monitoring (enabled in the instance's ``dagster.yaml``).
     """
     marked = []
     statuses = [dg.DagsterRunStatus.STARTED, dg.DagsterRunStatus.STARTING]
@@ -108,6 +119,38 @@ def recover_dead_runs(instance: dg.DagsterInstance) -> list[str]:
     return marked
 
 
+_WRITING = [
+    dg.DagsterRunStatus.STARTING,
+    dg.DagsterRunStatus.STARTED,
+    dg.DagsterRunStatus.CANCELING,
+]
+
+
+def runs_in_progress(
+    instance: dg.DagsterInstance, exclude: str | None = None
+) -> list[dg.DagsterRun]:
+    """Runs of ``instance`` that may be writing now (starting, started, canceling), but
+    ``exclude`` (the caller's own run)."""
+    runs = instance.get_runs(filters=dg.RunsFilter(statuses=_WRITING))
+    return [r for r in runs if r.run_id != exclude]
+
+
+def _refuse_if_busy(instance: dg.DagsterInstance, exclude: str | None) -> None:
+    """``IngestError`` when another run is in progress: runs the UI, a schedule or a sensor
+    launched do not take the ingest lock, and the files a live build is writing (``tables/.tmp``,
+    temp Parquet and index files, a snapshot folder before its ``snapshots`` marker) are what
+    gc removes as a killed build's debris."""
+    busy = runs_in_progress(instance, exclude)
+    if busy:
+        names = ", ".join(f"{r.run_id} ({r.job_name})" for r in busy[:5])
+        raise IngestError(
+            f"gc --apply refused: run {names} is in progress and may be writing files gc would "
+            "remove; retry when it has ended (a run whose process is gone is marked failed "
+            "at the next gc, ingest or start of the UI's daemon; or terminate it in the UI)",
+            detail={"runs": [{"run_id": r.run_id, "job": r.job_name} for r in busy]},
+        )
+
+
 def run_gc(
     home: Home,
     *,
@@ -115,10 +158,13 @@ def run_gc(
     keep_last: int | None = None,
     locks: tuple[Path, ...] = (),
     instance: dg.DagsterInstance | None = None,
+    run_id: str | None = None,
 ) -> dict[str, Any]:
     """Retention (``lib/gc.py``): the plan (dry run) or, with ``apply``, the removal under the
-    ingest lock (no build writes meanwhile), plus ``failed_runs``: STARTED runs of dead
-    processes marked failed (``recover_dead_runs``). ``keep_last`` defaults to
+    ingest lock, plus ``failed_runs``: STARTED runs of dead processes marked failed
+    (``recover_dead_runs``, first). ``apply`` raises ``IngestError`` while another run of the
+    instance is in progress (``run_id``: the caller's own run, the ``gc`` job's), since runs
+    launched by the UI's daemon do not take the ingest lock. ``keep_last`` defaults to
     ``[settings] keep_snapshots``. The CLI's ``docorbit gc`` and the ``gc`` job call it."""
     from docorbit_assets.lib.gc import apply_gc, plan_gc
 
@@ -127,10 +173,11 @@ def run_gc(
         plan = plan_gc(home, keep_last=keep, locks=locks)
         return {**plan, "applied": False, "removed": [], "errors": [], "failed_runs": []}
     with _exclusive(home):
-        result = apply_gc(home, plan_gc(home, keep_last=keep, locks=locks))
-        if instance is not None:
-            return {**result, "failed_runs": recover_dead_runs(instance)}
-        if not home.dagster_home.is_dir():
-            return {**result, "failed_runs": []}
-        with open_instance(home) as inst:
-            return {**result, "failed_runs": recover_dead_runs(inst)}
+        if instance is None and not home.dagster_home.is_dir():
+            return {**apply_gc(home, plan_gc(home, keep_last=keep, locks=locks)), "failed_runs": []}
+        with contextlib.ExitStack() as stack:
+            inst = instance if instance is not None else stack.enter_context(open_instance(home))
+            failed = recover_dead_runs(inst)
+            _refuse_if_busy(inst, run_id)
+            result = apply_gc(home, plan_gc(home, keep_last=keep, locks=locks))
+            return {**result, "failed_runs": failed}

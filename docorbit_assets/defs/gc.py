@@ -1,8 +1,9 @@
 """The ``gc`` job: retention from the UI (``docorbit_assets.instance.run_gc``, ``lib/gc.py``).
 
 Config ``apply`` (default true) removes unreferenced snapshots, index files, vectors and a
-killed build's debris, and marks failed the STARTED runs whose process is gone; ``apply:
-false`` only reports the plan. The result (kept per source, removed paths, bytes) is the op's
+killed build's debris, and marks failed the STARTED runs whose process is gone; it fails
+while another run is in progress (its files would look like debris). ``apply: false`` only
+reports the plan. The result (kept per source, removed paths, bytes) is the op's
 output metadata. Safe beside a running server: the served publication is never touched.
 """
 
@@ -31,6 +32,7 @@ def collect_garbage(context: dg.OpExecutionContext, config: GcConfig, docorbit: 
         apply=config.apply,
         keep_last=config.keep_last or None,
         instance=context.instance if config.apply else None,
+        run_id=context.run_id,
     )
     context.add_output_metadata(
         {

@@ -11,9 +11,27 @@ __all__ = ["published"]
 
 
 @dg.asset(group_name="publish", kinds={"json"})
-def published(docorbit: DocOrbitResource, search_index: dict) -> dg.MaterializeResult:
+def published(
+    context: dg.AssetExecutionContext, docorbit: DocOrbitResource, search_index: dict
+) -> dg.MaterializeResult:
     """published.json: which snapshot of each source and which index file are served."""
-    manifest = lib_publish.publish(docorbit.resolve(), search_index)
+    home = docorbit.resolve()
+    current = lib_publish.current_manifest(home)
+    latest = lib_publish.plan_publication(home, docorbit.registry())
+    behind = lib_publish.superseded(search_index, current, latest)
+    if behind and current:  # an overlapping publish run served newer snapshots meanwhile
+        context.log.warning(
+            f"not publishing {search_index['publish_id']}: planned before newer snapshots of "
+            f"{', '.join(behind)} (served: {current['publish_id']})"
+        )
+        return dg.MaterializeResult(
+            metadata={
+                "publish_id": current["publish_id"],
+                "superseded": search_index["publish_id"],
+                "rolled_back_sources": ", ".join(behind),
+            }
+        )
+    manifest = lib_publish.publish(home, search_index)
     return dg.MaterializeResult(
         metadata={
             "publish_id": manifest["publish_id"],

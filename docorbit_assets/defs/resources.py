@@ -14,11 +14,13 @@ the IO manager, so the two modules do not import each other).
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import dagster as dg
 from pydantic import Field
 
+from docorbit_assets.instance import PID_TAG
 from docorbit_serve.home import Home, pipeline_home, resolve_home
 from docorbit_serve.registry import Registry, SourceConfig, load_registry
 
@@ -48,6 +50,15 @@ class DocOrbitResource(dg.ConfigurableResource):
             )
             return Home(path, root)
         return pipeline_home()
+
+    def setup_for_execution(self, context: dg.InitResourceContext) -> None:
+        """Tag the run with its worker's pid (``docorbit/pid``, as ``run_ingest`` tags its
+        runs): a run the UI's daemon launched and whose process then died is marked failed at
+        the next ingest or gc (``instance.recover_dead_runs``), daemon or not."""
+        run, instance = context.run, context.instance
+        if run is None or instance is None or PID_TAG in run.tags:
+            return
+        instance.add_run_tags(run.run_id, {PID_TAG: str(os.getpid())})
 
     def registry(self) -> Registry:
         return load_registry(self.resolve().config_path)

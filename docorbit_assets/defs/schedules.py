@@ -1,9 +1,13 @@
 """Schedules and the automation between jobs.
 
 - ``refresh_<slug>`` — one schedule per source with ``refresh = "hourly" | "daily" | "weekly" |
-  "<cron>"`` in ``docorbit.toml``: runs ``ingest_<slug>`` on the source's partition in refresh
-  mode (conditional GETs, reused discovery and rows). Running by default (the daemon of
-  ``docorbit ui`` / ``dagster dev`` ticks it); UTC.
+  "<cron>"`` in ``docorbit.toml``: runs ``refresh_check`` for that source alone (config
+  ``sources = [<source>]``: conditional GETs / file hashes against its latest snapshot, one op).
+  The ``refresh_changed`` sensor (``defs/refresh.py``) then requests ``refresh_all`` for the
+  source's partition only if the check found it changed, and ``publish_after_ingest``
+  publishes that run; an unchanged source costs the one check run, nothing else (as
+  ``docorbit refresh``). Running by default (the daemon of ``docorbit ui`` / ``dagster dev``
+  ticks it); UTC.
 - ``freshness_hourly`` — the ``freshness_checks`` job every hour (running by default).
 - ``publish_after_ingest`` — a run-status sensor: a successful ``ingest_*`` / ``refresh_all`` /
   release run started from the UI, a schedule or a sensor requests ``publish``. Runs started by
@@ -31,6 +35,7 @@ __all__ = [
 ]
 
 ENTRY_TAG = "docorbit/entry"
+SOURCE_TAG = "docorbit/source"
 
 
 def _source_schedule(row: dict[str, Any], job: Any) -> dg.ScheduleDefinition:
@@ -42,11 +47,15 @@ def _source_schedule(row: dict[str, Any], job: Any) -> dg.ScheduleDefinition:
         job=job,
         execution_timezone="UTC",
         default_status=dg.DefaultScheduleStatus.RUNNING,
-        description=f"Refresh source {source!r} ({row['refresh']}): conditional fetch, "
-        "reuse of unchanged pages, then publish (publish_after_ingest).",
+        description=f"Refresh source {source!r} ({row['refresh']}): refresh_check for it; "
+        "if it changed, refresh_changed runs refresh_all and publish_after_ingest publishes.",
     )
     def _refresh(context: dg.ScheduleEvaluationContext) -> dg.RunRequest:
-        return dg.RunRequest(run_key=None, partition_key=source, tags={MODE_TAG: "refresh"})
+        return dg.RunRequest(
+            run_key=None,
+            run_config={"ops": {"check_sources": {"config": {"sources": [source]}}}},
+            tags={MODE_TAG: "refresh", SOURCE_TAG: source},
+        )
 
     return _refresh
 
@@ -54,7 +63,8 @@ def _source_schedule(row: dict[str, Any], job: Any) -> dg.ScheduleDefinition:
 def source_schedules(
     registry: Registry, jobs: dict[str, Any], freshness_job: Any
 ) -> list[dg.ScheduleDefinition]:
-    """Dagster schedules for ``schedule_table(registry)``; ``jobs`` maps job names to jobs."""
+    """Dagster schedules for ``schedule_table(registry)``; ``jobs`` maps job names to jobs
+    (``refresh_check`` among them)."""
     out: list[dg.ScheduleDefinition] = []
     for row in schedule_table(registry):
         if row["source"] is None:

@@ -18,6 +18,12 @@ Contract:
 - ``complete`` is False when a limit stopped the crawl; ``limits_hit`` says which
   (``max_pages``, ``max_depth``, ``max_links``, ``max_total_bytes``, ``max_seconds``).
 - Output is deterministic for a given site: pages sorted by (depth, url), skips by (url, reason).
+- Re-crawl (refresh): ``stored={final_url: StoredPage}`` (the previous crawl's pages with their
+  ``ETag`` / ``Last-Modified``) makes every request conditional for the URL each hop reaches
+  (``SecureFetcher.get(validators=...)``: a link that redirects onto a stored page revalidates
+  that page). A 304 stands for the stored page: its body is what the crawl follows links in,
+  the page comes back with ``not_modified=True``, and no body is transferred — an unchanged
+  site re-crawls as the same pages and skips with 304s only.
 """
 
 from __future__ import annotations
@@ -26,7 +32,7 @@ import sys
 import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from html.parser import HTMLParser
 from typing import Any
 
@@ -40,6 +46,7 @@ __all__ = [
     "CrawlResult",
     "CrawledPage",
     "Skipped",
+    "StoredPage",
     "crawl",
     "extract_links",
     "stderr_progress",
@@ -67,6 +74,18 @@ class CrawledPage:
     etag: str | None = None
     last_modified: str | None = None
     links: int = 0
+    not_modified: bool = False  # answered 304: ``body`` is the stored page's
+
+
+@dataclass(frozen=True)
+class StoredPage:
+    """A page of the previous crawl (by final URL): what a 304 to its validators stands for."""
+
+    status: int
+    content_type: str
+    body: bytes
+    etag: str = ""
+    last_modified: str = ""
 
 
 @dataclass(frozen=True)
@@ -156,8 +175,10 @@ def crawl(
     limits: SourceLimits | None = None,
     *,
     progress: Callable[[Mapping[str, Any]], None] | None = None,
+    stored: Mapping[str, StoredPage] | None = None,
 ) -> CrawlResult:
-    """Crawl ``start_url``'s site within ``limits``. Raises ``BlockedURL`` for a refused start."""
+    """Crawl ``start_url``'s site within ``limits``. Raises ``BlockedURL`` for a refused start.
+    ``stored``: the previous crawl's pages by final URL, revalidated (module docstring)."""
     lim = limits or SourceLimits()
     started = time.monotonic()
     start = fetcher.check(start_url)
@@ -173,11 +194,25 @@ def crawl(
     errors = 0
     frontier = [_strip_fragment(start.url)]
 
+    known = {
+        _strip_fragment(httpx.URL(u)): page
+        for u, page in (stored or {}).items()
+        if page.etag or page.last_modified
+    }
+    validators = {u: (page.etag, page.last_modified) for u, page in known.items()}
+
     def fetch(url: str) -> tuple[str, FetchResult | DocOrbitError]:
         try:
-            return url, fetcher.get(url, truncate=True)
+            res = fetcher.get(url, truncate=True, validators=validators)
         except DocOrbitError as e:
             return url, e
+        if not res.not_modified:
+            return url, res
+        page = known.get(_strip_fragment(httpx.URL(res.final_url)))
+        if page is None:  # a 304 for no page we stored (nothing was asked for): not a page
+            return url, replace(res, not_modified=False, error="http_status")
+        # 304: the stored page stands (its body, to follow its links)
+        return url, replace(res, status=page.status, body=page.body, content_type=page.content_type)
 
     with ThreadPoolExecutor(max_workers=max(1, lim.concurrency)) as pool:
         depth = 0
@@ -231,6 +266,7 @@ def crawl(
                         out.etag,
                         out.last_modified,
                         len(links),
+                        out.not_modified,
                     )
                 )
                 for link in links:

@@ -287,15 +287,31 @@ def _fetch_crawl(job: _Job, cand: dict[str, Any]) -> list[dict]:
     """Crawl the HTML site from the candidate URL (``crawl.crawl``: same origin and folder,
     ``[sources.limits]`` max_pages / max_depth / concurrency ...). One row per page; links the
     policy refused are rows with ``blocked_url`` (nothing dropped silently)."""
-    from docorbit_assets.lib.crawl import crawl, stderr_progress
+    from docorbit_assets.lib.crawl import StoredPage, crawl, stderr_progress
 
     cfg = job.cfg
     lim = fetch_limits(cfg)
-    result = crawl(cand["url"], source_fetcher(cfg), lim, progress=stderr_progress)
+    # A refresh re-crawls conditionally: each stored page (by final URL) is revalidated, and a
+    # 304 keeps its row (body included), as ``_web_row`` does for single documents.
+    by_final = {
+        r["final_url"] or r["url"]: r
+        for r in job.previous.values()
+        if r["ok"] and (r["etag"] or r["last_modified"])
+    }
+    stored = {
+        u: StoredPage(r["status"], r["content_type"], r["body"], r["etag"], r["last_modified"])
+        for u, r in by_final.items()
+    }
+    result = crawl(cand["url"], source_fetcher(cfg), lim, progress=stderr_progress, stored=stored)
     fetched_at = _now()
     rows = []
     for p in result.pages:
         if not _selected_url(cfg, p.url) and p.url != cand["url"]:
+            continue
+        kept = by_final.get(p.final_url) if p.not_modified else None
+        if kept is not None:
+            job.unchanged += 1  # 304: the stored page stands, byte for byte
+            rows.append({**kept, "url": p.url, "fetched_at": fetched_at})
             continue
         meta = {
             "final_url": p.final_url,

@@ -2,7 +2,9 @@
 
 ``plan_gc(home, *, keep_last=N, locks=()) -> dict`` decides (reads only); ``apply_gc(home,
 plan) -> dict`` removes what the plan lists. The caller holds the home's ingest lock while
-applying (``docorbit_assets.ingest.run_gc`` does), so no build is writing what is removed.
+applying and refuses while another Dagster run is in progress (``docorbit_assets.ingest.run_gc``
+does both: runs the UI's daemon launches do not take the lock), so no build is writing what is
+removed.
 
 Kept, per source (``keep`` lists the reasons):
 

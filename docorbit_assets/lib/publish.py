@@ -18,6 +18,14 @@ file (and the vectors file a hybrid manifest names) exists, then replaces ``publ
 one ``os.replace`` (``home.atomic_write_json``): readers see the old publication or the new
 one, never a mix. Call it only after the index is complete.
 
+``superseded(candidate, current, latest) -> [source]``: the sources a candidate planned earlier
+would roll back — set to a snapshot that is neither the one served now nor the latest. Two
+publish runs can overlap (the daemon runs one per finished ``refresh_all``, in parallel): the
+one planned first may finish last, and swapping it then would serve an older snapshot than the
+publication already out. The ``published`` asset re-plans just before the swap and leaves
+``published.json`` alone when this is non-empty (the run that moved the snapshot on publishes
+it, or already did).
+
 No garbage collection: old snapshot folders and old index files stay on disk (a reader may still
 hold the previous index open, and snapshots are the history ``diff`` works on). Deleting them is
 a separate, explicit maintenance step.
@@ -46,6 +54,7 @@ __all__ = [
     "plan_publication",
     "publish",
     "publish_id",
+    "superseded",
 ]
 
 _PART = "part-0.parquet"
@@ -151,3 +160,20 @@ def publish(home: Home, manifest: dict[str, Any], index_path: Path | None = None
     if current_manifest(home) != manifest:  # unchanged: keep the file (and its bytes) as it is
         atomic_write_json(home.published_path, manifest)
     return manifest
+
+
+def superseded(
+    candidate: dict[str, Any], current: dict[str, Any] | None, latest: dict[str, Any]
+) -> list[str]:
+    """Sources ``candidate`` would set to a snapshot neither served (``current``) nor latest
+    (``latest``, a plan made now): swapping it would roll them back (module docstring)."""
+
+    def snaps(manifest: dict[str, Any] | None) -> dict[str, str]:
+        return {k: str(v["snapshot"]) for k, v in ((manifest or {}).get("sources") or {}).items()}
+
+    served, now = snaps(current), snaps(latest)
+    return sorted(
+        name
+        for name, snap in snaps(candidate).items()
+        if snap not in (served.get(name), now.get(name))
+    )

@@ -5,7 +5,9 @@ the Dagster definitions share it).
   become ``_``; slugs that clash get ``_<6 hex of the name>``). Jobs are ``ingest_<slug>``,
   schedules ``refresh_<slug>``, freshness checks ``fresh_<slug>``.
 - ``schedule_table(registry) -> [{name, cron, job, source, refresh, timezone}]``: one row per
-  source with a ``refresh`` cadence (``registry.refresh_cron``), then ``freshness_hourly``.
+  source with a ``refresh`` cadence (``registry.refresh_cron``), then ``freshness_hourly``. A
+  source's schedule runs ``refresh_check`` for that source alone (the cheap conditional check);
+  the ``refresh_changed`` sensor then runs ``refresh_all`` for it only if it changed.
 - ``next_runs(rows, now)``: each row with ``next_run`` (ISO-8601 UTC), computed with Dagster's
   own cron iterator when Dagster is importable (it is in this package's environment).
 """
@@ -46,7 +48,7 @@ def schedule_table(registry: Registry) -> list[dict[str, Any]]:
         {
             "name": f"refresh_{slugs[s.name]}",
             "cron": refresh_cron(s.refresh),
-            "job": f"ingest_{slugs[s.name]}",
+            "job": "refresh_check",
             "source": s.name,
             "refresh": s.refresh,
             "timezone": "UTC",

@@ -22,6 +22,9 @@ Contract (see ``docs/security.md`` for the policy and the figures):
   not retried: the 429/5xx result is returned).
 - **Conditional GET**: ``etag=`` / ``last_modified=`` send ``If-None-Match`` /
   ``If-Modified-Since``; a 304 comes back as ``not_modified=True`` (keep the stored page).
+  ``validators={url: (etag, last_modified)}`` sends them per hop instead, for the hop's own
+  URL (a crawler revalidating a link that redirects onto a page it stored: the final hop
+  carries that page's validators, the redirecting hop none).
 - **robots.txt** (RFC 9309, parsed with protego, first 500 KiB): 2xx parsed, 4xx allow all,
   5xx / unreachable disallow all (RFC 9309 §2.3.1.4: a crawler MUST assume complete disallow
   when robots.txt is unreachable because of server or network errors); ``Crawl-delay`` raises
@@ -139,6 +142,19 @@ class FetchPolicy:
         known.update(kw)
         known["allow_hosts"] = tuple(allow_hosts) + tuple(known.get("allow_hosts", ()))
         return cls(**known)
+
+
+def _with_validators(headers: dict[str, str], pair: tuple[str, str] | None) -> dict[str, str]:
+    """``headers`` plus the conditional headers of one hop's stored page (when there is one)."""
+    if pair is None:
+        return headers
+    etag, modified = pair
+    out = dict(headers)
+    if etag:
+        out["If-None-Match"] = etag
+    if modified:
+        out["If-Modified-Since"] = modified
+    return out
 
 
 @dataclass(frozen=True)
@@ -476,6 +492,7 @@ class SecureFetcher:
         truncate: bool = False,
         max_bytes: int | None = None,
         robots: bool | None = None,
+        validators: Mapping[str, tuple[str, str]] | None = None,
     ) -> FetchResult:
         """GET ``url`` under the policy. Raises ``BlockedURL`` / ``FetchError``."""
         p = self.policy
@@ -491,7 +508,7 @@ class SecureFetcher:
         while True:
             attempt += 1
             try:
-                res = self._chain(url, send, cap, truncate, use_robots)
+                res = self._chain(url, send, cap, truncate, use_robots, validators or {})
             except FetchError as e:
                 e.detail["attempts"] = attempt
                 if e.code == "network_error" and attempt <= p.max_retries:
@@ -519,7 +536,13 @@ class SecureFetcher:
         return min(self.policy.max_retry_after_s, base + random.uniform(0, base / 2))
 
     def _chain(
-        self, url: str, headers: dict[str, str], cap: int, truncate: bool, use_robots: bool
+        self,
+        url: str,
+        headers: dict[str, str],
+        cap: int,
+        truncate: bool,
+        use_robots: bool,
+        validators: Mapping[str, tuple[str, str]],
     ) -> FetchResult:
         p = self.policy
         deadline = time.monotonic() + p.deadline_s
@@ -550,8 +573,11 @@ class SecureFetcher:
                         robots_status=info.status,
                     )
             self._polite(target)
+            send = _with_validators(
+                headers, validators.get(str(target.url.copy_with(fragment=None)))
+            )
             try:
-                resp = self._request(target, headers, cap, truncate, deadline, hop)
+                resp = self._request(target, send, cap, truncate, deadline, hop)
             except BlockedURL as e:
                 if hop:
                     e.detail.update(hop=hop, from_url=url)
@@ -766,7 +792,7 @@ class SecureFetcher:
         url = origin + "/robots.txt"
         p = self.policy
         try:
-            attempt = self._chain(url, {}, p.robots_max_bytes, True, False)
+            attempt = self._chain(url, {}, p.robots_max_bytes, True, False, {})
         except BlockedURL as e:
             if not e.detail.get("hop"):
                 raise  # the origin itself is refused: so is the page

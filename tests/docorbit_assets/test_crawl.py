@@ -122,3 +122,55 @@ def test_extract_links_reads_anchors_base_and_meta_refresh():
     html = b'<base href="/docs/"><meta http-equiv="Refresh" content="5;URL=\'/moved\'"><a href="x">x</a>'
     links, base, truncated = extract_links(html, None, max_links=10)
     assert (links, base, truncated) == (["/moved", "x"], "/docs/", False)
+
+
+def test_a_recrawl_with_the_stored_pages_is_answered_by_304s_and_yields_the_same_pages(tmp_path):
+    import shutil
+
+    from docorbit_assets.lib.crawl import StoredPage
+    from tests.support.http import serve_directory as serve_logged
+
+    site = tmp_path / "site"
+    shutil.copytree(SITE, site)
+    answers: list[tuple[str, int]] = []
+    limits = SourceLimits(max_pages=50, max_depth=3, concurrency=5)
+    with serve_logged(site, responses=answers) as base:
+        allow = f"127.0.0.1:{_port(base.rstrip('/'))}"
+        with SecureFetcher(_policy(allow)) as f:
+            first = crawl(base, f, limits)
+        stored = {
+            p.final_url: StoredPage(
+                p.status or 0, p.content_type, p.body, "", p.last_modified or ""
+            )
+            for p in first.ok_pages
+        }
+        answers.clear()
+        with SecureFetcher(_policy(allow)) as f:
+            again = crawl(base, f, limits, stored=stored)
+        recrawled = list(answers)
+        (site / "async" / "index.html").write_bytes(
+            (site / "async" / "index.html")
+            .read_bytes()
+            .replace(b"</article>", b"<p>new</p></article>")
+        )
+        answers.clear()
+        with SecureFetcher(_policy(allow)) as f:
+            edited = crawl(base, f, limits, stored=stored)
+    assert {status for _, status in recrawled} <= {301, 304, 404}  # no page body sent again
+    assert sum(status == 304 for _, status in recrawled) >= len(first.ok_pages)
+    key = [(p.url, p.final_url, p.depth, p.body) for p in first.pages]
+    assert [(p.url, p.final_url, p.depth, p.body) for p in again.pages] == key
+    assert again.skipped == first.skipped and all(p.not_modified for p in again.ok_pages)
+    assert [p for p, status in answers if status == 200] == ["/async/"]
+    changed = [p.final_url for p in edited.ok_pages if not p.not_modified]
+    assert changed == [f"{base}async/"]
+
+
+def test_a_304_to_a_request_that_asked_for_none_is_an_error_not_an_empty_page():
+    with (
+        serve_routes({"/docs/": (304, [], b"")}) as base,
+        SecureFetcher(_policy(f"127.0.0.1:{_port(base)}")) as f,
+    ):
+        result = crawl(f"{base}/docs/", f)
+    (page,) = result.pages
+    assert page.error_code == "http_status" and not page.not_modified and result.ok_pages == ()

@@ -16,10 +16,12 @@ import dagster as dg
 import pytest
 
 from docorbit_assets.ingest import open_instance, run_gc, run_ingest
-from docorbit_serve.catalog import Catalog
+from docorbit_serve.catalog import Catalog, IndexFile
+from docorbit_serve.errors import IngestError
 from docorbit_serve.home import Home
 from docorbit_serve.registry import Registry, SourceConfig, save_registry
 from docorbit_serve.search import search
+from tests.support.http import Route, serve_routes, web_source
 from tests.support.paths import FIXTURE_SITE, REPO
 
 pytestmark = pytest.mark.slow
@@ -94,31 +96,44 @@ def test_gc_lists_then_removes_exactly_the_unreferenced_files_while_searches_run
     }
 
     errors: list[BaseException] = []
-    answers: list[int] = []
+    answers: dict[str, list[int]] = {"served": [], "old": []}
     stop = threading.Event()
+    # A server that opened the previous publication (pubs[1]) before the switch: gc removes
+    # that index file and its snapshot, and the server keeps answering from its open file.
+    old_index = home.index_dir / f"{pubs[1]}.duckdb"
+    old_server = IndexFile(old_index)
 
-    def reader() -> None:
-        catalog = Catalog(home)
+    def reader(catalog: Catalog | IndexFile, name: str) -> None:
         try:
             while not stop.is_set():
-                answers.append(len(search(catalog, "retry backoff jitter").hits))
+                answers[name].append(len(search(catalog, "retry backoff jitter").hits))
         except BaseException as e:  # noqa: BLE001 - reported by the assert below
             errors.append(e)
 
-    thread = threading.Thread(target=reader)
-    thread.start()
+    threads = [
+        threading.Thread(target=reader, args=(Catalog(home), "served")),
+        threading.Thread(target=reader, args=(old_server, "old")),
+    ]
+    for thread in threads:
+        thread.start()
     try:
-        while not answers:
+        while not (answers["served"] and answers["old"]):
             time.sleep(0.01)
         done = run_gc(home, apply=True, keep_last=1)
     finally:
         stop.set()
-        thread.join(timeout=60)
-    assert not errors and answers and min(answers) > 0
+        for thread in threads:
+            thread.join(timeout=60)
+    assert not errors, errors
+    assert all(counts and min(counts) > 0 for counts in answers.values()), answers
     assert done["errors"] == [] and set(done["removed"]) == removed_paths
     gone = {f for f in before if any(f == p or f.startswith(p + "/") for p in removed_paths)}
     assert _files(home) == before - gone
     assert search(Catalog(home), "retry backoff jitter").hits
+    assert not old_index.exists()
+    old_hits = search(old_server, "retry backoff jitter").hits  # still answering, after gc
+    assert old_hits and {h.snapshot for h in old_hits} == {snaps[1]}
+    old_server.close()
 
 
 _CHILD = """
@@ -173,3 +188,71 @@ def test_a_sigkilled_build_leaves_debris_that_gc_removes_and_its_run_reads_faile
     with open_instance(home) as instance:
         run = instance.get_run_by_id(stuck.run_id)
     assert run is not None and run.status == dg.DagsterRunStatus.FAILURE
+
+
+_UI_LIKE_CHILD = """
+import sys
+from pathlib import Path
+from docorbit_assets.definitions import build_definitions
+from docorbit_assets.ingest import open_instance
+from docorbit_serve.home import Home
+root = Path(sys.argv[1])
+home = Home(root / ".docorbit", root)
+job = build_definitions(home).resolve_job_def("refresh_all")
+with open_instance(home) as instance:  # no run_ingest tags: a run as the UI's daemon launches
+    instance.add_dynamic_partitions("source", ["slow"])  # what the source_partitions sensor does
+    job.execute_in_process(instance=instance, partition_key="slow", raise_on_error=False)
+"""
+
+
+def test_gc_refuses_while_a_ui_launched_run_is_writing_and_fails_it_once_its_process_is_gone(
+    tmp_path: Path,
+) -> None:
+    release = threading.Event()
+
+    def stalled(path: str, headers: dict[str, str]) -> Route:
+        release.wait(timeout=120)  # the run sits in its discover step meanwhile
+        return Route(body=b"# Slow\n\nA page.\n", content_type="text/markdown")
+
+    home = Home(tmp_path / ".docorbit", tmp_path)
+    with serve_routes({"/slow.md": stalled}) as base:
+        cfg = web_source(base + "slow.md", "markdown", name="slow")
+        save_registry(Registry(home.config_path, [cfg]))
+        with open_instance(home):
+            pass  # the instance exists before the child opens it
+        with subprocess.Popen(
+            [sys.executable, "-c", _UI_LIKE_CHILD, str(tmp_path)],
+            cwd=REPO,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        ) as proc:
+            try:
+                run = _wait_started(home, proc, 300)
+                assert run.tags["docorbit/pid"] == str(proc.pid)  # tagged by DocOrbitResource
+                assert "docorbit/entry" not in run.tags
+                assert run_gc(home)["applied"] is False  # a dry run is always fine
+                with pytest.raises(IngestError) as refused:
+                    run_gc(home, apply=True)
+                assert [r["run_id"] for r in refused.value.detail["runs"]] == [run.run_id]
+                proc.send_signal(signal.SIGKILL)
+                proc.wait(timeout=30)
+            finally:
+                release.set()
+                proc.kill()
+    done = run_gc(home, apply=True)  # the process is gone: its run is failed, gc goes ahead
+    assert done["applied"] and done["failed_runs"] == [run.run_id]
+    with open_instance(home) as instance:
+        after = instance.get_run_by_id(run.run_id)
+    assert after is not None and after.status == dg.DagsterRunStatus.FAILURE
+
+
+def _wait_started(home: Home, proc: subprocess.Popen, seconds: float) -> dg.DagsterRun:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and proc.poll() is None:
+        with open_instance(home) as instance:
+            runs = instance.get_runs(filters=dg.RunsFilter(statuses=[dg.DagsterRunStatus.STARTED]))
+        if runs and "docorbit/pid" in runs[0].tags:
+            return runs[0]
+        time.sleep(0.2)
+    raise AssertionError(f"no started run within {seconds:.0f} s (child exit {proc.poll()})")

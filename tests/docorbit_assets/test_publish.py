@@ -100,3 +100,44 @@ def test_republishing_an_unchanged_corpus_leaves_published_json_untouched(home: 
     assert home.published_path.read_bytes() == before
     assert home.published_path.stat().st_ino == inode
     assert json.loads(before)["sources"]["alpha"]["kind"] == "local"
+
+
+def test_a_publish_planned_before_a_newer_publication_does_not_roll_it_back(home: Home) -> None:
+    """Two overlapping publish runs (the daemon runs one per finished refresh_all): the one
+    planned first and swapped last must not serve older snapshots than the one out already."""
+    import dagster as dg
+
+    from docorbit_assets.defs.publish import published
+    from docorbit_assets.defs.resources import DocOrbitResource
+    from docorbit_serve.registry import save_registry
+
+    registry = Registry(home.config_path, [_cfg("alpha"), _cfg("beta")])
+    save_registry(registry)
+    resource = DocOrbitResource(home=str(home.path), project_root=str(home.project_root))
+
+    def swap(candidate: dict) -> dg.MaterializeResult:
+        _index_for(home, candidate)
+        return published(
+            context=dg.build_asset_context(), docorbit=resource, search_index=candidate
+        )
+
+    _stage(home, _cfg("alpha", "1"))
+    _stage(home, _cfg("beta", "1"))
+    swap(plan_publication(home, registry))
+    _stage(home, _cfg("alpha", "2"))
+    first = plan_publication(home, registry)  # run 1 plans {alpha 2, beta 1} and builds ...
+    _stage(home, _cfg("beta", "2"))
+    second = plan_publication(home, registry)  # ... run 2 plans {alpha 2, beta 2}
+    swap(second)  # and swaps first
+    served = home.published_path.read_bytes()
+    late = swap(first)
+    assert home.published_path.read_bytes() == served  # beta 2 stays served
+    assert late.metadata["superseded"] == first["publish_id"]
+    assert late.metadata["rolled_back_sources"] == "beta"
+    # a snapshot that moved on after the plan (beta 3, its run not published yet) does not
+    # hold back a candidate that keeps beta's served snapshot: alpha 3 is published
+    _stage(home, _cfg("alpha", "3"))
+    third = plan_publication(home, registry)
+    _stage(home, _cfg("beta", "3"))
+    swap(third)
+    assert json.loads(home.published_path.read_bytes())["publish_id"] == third["publish_id"]

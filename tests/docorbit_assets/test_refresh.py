@@ -16,8 +16,8 @@ from docorbit_serve.home import Home
 from docorbit_serve.registry import Registry, SourceConfig, save_registry
 from docorbit_serve.schemas import PER_SOURCE_TABLES
 from docorbit_serve.search import search
-from tests.support.http import FAST_LIMITS, Route, allowance, serve_routes
-from tests.support.paths import FIXTURE_SITE
+from tests.support.http import FAST_LIMITS, Route, allowance, serve_directory, serve_routes
+from tests.support.paths import FIXTURE_SITE, KIT_DATA
 
 pytestmark = pytest.mark.slow
 MD = "text/markdown; charset=utf-8"
@@ -57,10 +57,11 @@ def test_local_refresh_reuses_everything_unchanged_and_reprocesses_only_a_change
         paths = {(before.get(i) or after[i])["path"] for i in differing}
         assert differing and paths == {"install.md"}, (table, paths)
     # every per-source table: only the changed page's rows differ between the two snapshots
-    for table in PER_SOURCE_TABLES[3:]:
-        paths = _differing_paths(home, table, old, new)
+    # (sources and discovered not at all; fetches, pages ... postings only the page's rows)
+    for table in PER_SOURCE_TABLES:
+        paths = _differing_paths(home, "site", table, old, new)
         assert paths <= {"install.md"}, (table, paths)
-        if table in ("pages", "chunks", "postings"):
+        if table in ("fetches", "pages", "chunks", "postings"):
             assert paths == {"install.md"}, table
     # the extract stages re-extracted the changed chunks only, reusing the others'
     reuse = _reuse_metadata(home, changed["sources"]["site"]["run_id"])
@@ -76,9 +77,9 @@ def test_local_refresh_reuses_everything_unchanged_and_reprocesses_only_a_change
     assert fresh["sources"]["site"]["snapshot"] == new
 
 
-def _rows(home: Home, table: str, snapshot: str) -> dict[str, dict]:
+def _rows(home: Home, source: str, table: str, snapshot: str) -> dict[str, dict]:
     """Rows of a frozen table keyed by their content (``fetched_at`` and ``snapshot`` aside)."""
-    path = home.table_dir(table, "site", snapshot) / "part-0.parquet"
+    path = home.table_dir(table, source, snapshot) / "part-0.parquet"
     out = {}
     for r in pq.read_table(path).to_pylist():
         row = {k: v for k, v in r.items() if k not in ("fetched_at", "snapshot")}
@@ -86,20 +87,27 @@ def _rows(home: Home, table: str, snapshot: str) -> dict[str, dict]:
     return out
 
 
-def _differing_paths(home: Home, table: str, old: str, new: str) -> set[str]:
-    """The page paths of the rows in one snapshot's ``table`` but not in the other's."""
-    pages = {**_frozen(home, "pages", "site", old), **_frozen(home, "pages", "site", new)}
-    chunks = {**_frozen(home, "chunks", "site", old), **_frozen(home, "chunks", "site", new)}
-    before, after = _rows(home, table, old), _rows(home, table, new)
+def _differing_paths(home: Home, source: str, table: str, old: str, new: str) -> set[str]:
+    """The page paths of the rows in one snapshot's ``table`` but not in the other's; a
+    differing row that belongs to no page (``sources``, ``discovered``, a fetched document that
+    became no page) counts as ``<table>``."""
+    pages = {**_frozen(home, "pages", source, old), **_frozen(home, "pages", source, new)}
+    chunks = {**_frozen(home, "chunks", source, old), **_frozen(home, "chunks", source, new)}
+    by_url = {p["url"]: p["path"] for p in pages.values()}
+    before, after = _rows(home, source, table, old), _rows(home, source, table, new)
     paths = set()
     for key in before.keys() ^ after.keys():
         row = before.get(key) or after[key]
-        if "path" in row:
+        if table == "fetches":
+            paths.add(by_url.get(row["url"]) or by_url.get(row["final_url"]) or f"<{table}>")
+        elif "path" in row:
             paths.add(row["path"])
         elif "page_id" in row:
             paths.add(pages[row["page_id"]]["path"])
-        else:
+        elif "chunk_id" in row:
             paths.add(chunks[row["chunk_id"]]["path"])
+        else:
+            paths.add(f"<{table}>")
     return paths
 
 
@@ -158,10 +166,20 @@ def test_web_refresh_answered_304_transfers_no_body_and_a_new_etag_makes_a_new_s
         assert same["publish_id"] == cold["publish_id"]
         pages["/docs/api.md"] += b"\n## RetryBudget\n\nA new class.\n"
         changed = run_ingest(home, refresh=True)
-    assert sent == ["/docs/api.md"]
+    assert sent == ["/docs/api.md"]  # the new ETag's body, and only it
     assert changed["ok"]
-    assert changed["sources"]["orbit"]["snapshot"] != cold["sources"]["orbit"]["snapshot"]
+    old, new = cold["sources"]["orbit"]["snapshot"], changed["sources"]["orbit"]["snapshot"]
+    assert new != old
     assert changed["publish_id"] != cold["publish_id"]
+    pages_new = _frozen(home, "pages", "orbit", new).values()
+    (api,) = {p["path"] for p in pages_new if p["url"].endswith("/docs/api.md")}
+    for table in PER_SOURCE_TABLES:  # only the changed page's rows differ, in every table
+        paths = _differing_paths(home, "orbit", table, old, new)
+        assert paths <= {api}, (table, paths)
+        if table in ("fetches", "pages", "chunks", "postings"):
+            assert paths == {api}, table
+    hits = search(Catalog(home), "RetryBudget", library="orbitkit").hits
+    assert hits and hits[0].snapshot == new  # the new snapshot is the published one
 
 
 def test_an_edited_included_snippet_is_not_hidden_by_the_unchanged_short_cut(
@@ -186,3 +204,62 @@ def test_an_edited_included_snippet_is_not_hidden_by_the_unchanged_short_cut(
     assert changed["ok"] and new != cold["sources"]["snip"]["snapshot"]
     codes = [e["code"] for e in _frozen(home, "examples", "snip", new).values()]
     assert any("attempts=5" in c for c in codes), codes
+
+
+def test_a_real_site_refreshed_from_a_plain_file_server_transfers_only_the_edited_page(
+    tmp_path: Path,
+) -> None:
+    """The real built httpx site (23 pages) on the stdlib file server, which answers
+    ``If-Modified-Since`` with 304: an unchanged refresh transfers no body, one edited page is
+    the only body transferred and the only page whose rows change."""
+    site = tmp_path / "site"
+    shutil.copytree(KIT_DATA / "site" / "httpx", site)
+    home = Home(tmp_path / ".docorbit", tmp_path)
+    answers: list[tuple[str, int]] = []
+    with serve_directory(site, responses=answers) as base:
+        cfg = SourceConfig(
+            name="httpx",
+            kind="web",
+            location=base,
+            library="httpx",
+            allow_hosts=(allowance(base),),
+            limits=FAST_LIMITS,
+        )
+        save_registry(Registry(home.config_path, [cfg]))
+        cold = run_ingest(home)
+        assert cold["ok"], json.dumps(cold)[:2000]
+        bodies = [p for p, status in answers if status == 200]
+        assert len(bodies) >= 23  # every page's body once
+        answers.clear()
+        same = run_ingest(home, refresh=True)
+        assert same["ok"], same
+        assert [p for p, status in answers if status == 200] == []  # 0 bodies re-downloaded
+        assert sum(status == 304 for _, status in answers) >= 23
+        assert same["sources"]["httpx"]["snapshot"] == cold["sources"]["httpx"]["snapshot"]
+        assert same["publish_id"] == cold["publish_id"]
+        page = site / "async" / "index.html"
+        html = page.read_text(encoding="utf-8")
+        marker = '<article class="md-content__inner md-typeset">'
+        assert marker in html
+        page.write_text(
+            html.replace(marker, marker + "<h2>Zebrafinch</h2><p>A zebrafinch transport.</p>"),
+            encoding="utf-8",
+        )
+        answers.clear()
+        changed = run_ingest(home, refresh=True)
+    assert changed["ok"], changed
+    assert [p for p, status in answers if status == 200] == ["/async/"]
+    old, new = cold["sources"]["httpx"]["snapshot"], changed["sources"]["httpx"]["snapshot"]
+    assert new != old
+    (edited,) = {
+        p["path"]
+        for p in _frozen(home, "pages", "httpx", new).values()
+        if "Zebrafinch" in p["markdown"]
+    }
+    for table in PER_SOURCE_TABLES:
+        paths = _differing_paths(home, "httpx", table, old, new)
+        assert paths <= {edited}, (table, paths)
+        if table in ("fetches", "pages", "chunks", "postings"):
+            assert paths == {edited}, table
+    hits = search(Catalog(home), "zebrafinch transport", library="httpx").hits
+    assert hits and hits[0].snapshot == new and hits[0].path == edited

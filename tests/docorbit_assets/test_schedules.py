@@ -51,16 +51,18 @@ def test_registry_refresh_cadences_become_schedules_of_named_jobs(tmp_path: Path
     repo = defs.get_repository_def()
     schedules = {s.name: s for s in repo.schedule_defs}
     assert {n: (s.cron_schedule, s.job_name) for n, s in schedules.items()} == {
-        "refresh_alpha": ("0 4 * * *", "ingest_alpha"),
-        "refresh_b_c_io": ("*/30 * * * *", "ingest_b_c_io"),
+        "refresh_alpha": ("0 4 * * *", "refresh_check"),
+        "refresh_b_c_io": ("*/30 * * * *", "refresh_check"),
         "freshness_hourly": ("0 * * * *", "freshness_checks"),
     }
     with dg.build_schedule_context() as ctx:
         request = schedules["refresh_b_c_io"](ctx)
-    assert request.partition_key == "b-c.io"
+    # the cheap check for that source alone; refresh_changed runs refresh_all if it changed
+    assert request.run_config == {"ops": {"check_sources": {"config": {"sources": ["b-c.io"]}}}}
     assert request.tags["docorbit/mode"] == "refresh"
+    assert request.tags["docorbit/source"] == "b-c.io"
     sensors = {s.name for s in repo.sensor_defs}
-    assert {"source_partitions", "publish_after_ingest"} <= sensors
+    assert {"source_partitions", "publish_after_ingest", "refresh_changed"} <= sensors
     assert [r["name"] for r in schedule_table(load_registry(home.config_path))] == [
         "refresh_alpha",
         "refresh_b_c_io",

@@ -44,7 +44,7 @@ def test_schedule_prints_each_refresh_cadence_and_the_freshness_checks(tmp_path:
     _project(tmp_path)
     rows = _run("--json", "-p", str(tmp_path), "schedule")["schedules"]
     assert [(r["name"], r["cron"], r["job"], r["source"]) for r in rows] == [
-        ("refresh_alpha", "0 * * * *", "ingest_alpha", "alpha"),
+        ("refresh_alpha", "0 * * * *", "refresh_check", "alpha"),
         ("freshness_hourly", "0 * * * *", "freshness_checks", None),
     ]
     assert all(r["next_run"].endswith(":00:00Z") for r in rows)
@@ -90,7 +90,7 @@ def _graphql(port: int, query: str) -> dict:
 
 
 _QUERY = """{ repositoriesOrError { ... on RepositoryConnection { nodes {
-  schedules { name cronSchedule scheduleState { status } }
+  schedules { name cronSchedule pipelineName scheduleState { status } }
   sensors { name }
   jobs { name }
   assetNodes { assetKey { path } assetChecksOrError { ... on AssetChecks { checks { name } } } }
@@ -124,10 +124,14 @@ def test_ui_started_as_documented_lists_schedules_sensors_jobs_and_checks_and_st
         schedules = {s["name"]: s for s in repo["schedules"]}
         assert set(schedules) == {"refresh_alpha", "freshness_hourly"}
         assert schedules["refresh_alpha"]["cronSchedule"] == "0 * * * *"
+        assert schedules["refresh_alpha"]["pipelineName"] == "refresh_check"
         assert schedules["refresh_alpha"]["scheduleState"]["status"] == "RUNNING"
-        assert {"source_partitions", "publish_after_ingest"} <= {s["name"] for s in repo["sensors"]}
+        assert {"source_partitions", "publish_after_ingest", "refresh_changed"} <= {
+            s["name"] for s in repo["sensors"]
+        }
         jobs = {j["name"] for j in repo["jobs"]}
-        assert {"ingest_alpha", "ingest_beta", "refresh_all", "publish", "gc"} <= jobs
+        assert {"ingest_alpha", "ingest_beta", "refresh_all", "refresh_check", "publish"} <= jobs
+        assert {"freshness_checks", "gc"} <= jobs
         checks = {
             tuple(n["assetKey"]["path"]): {c["name"] for c in n["assetChecksOrError"]["checks"]}
             for n in repo["assetNodes"]
@@ -200,9 +204,8 @@ def test_dg_dev_in_the_project_needs_no_variables_shows_cli_runs_and_stops_on_si
         data = _wait_for_graphql(proc, port, _QUERY, 300)
         (repo,) = data["repositoriesOrError"]["nodes"]
         assert {s["name"] for s in repo["schedules"]} == {"refresh_alpha", "freshness_hourly"}
-        assert {"source_partitions", "publish_after_ingest", "release_watch"} <= {
-            s["name"] for s in repo["sensors"]
-        }
+        sensors = {"source_partitions", "publish_after_ingest", "release_watch", "refresh_changed"}
+        assert sensors <= {s["name"] for s in repo["sensors"]}
         jobs = {j["name"] for j in repo["jobs"]}
         assert {"ingest_alpha", "ingest_beta", "refresh_all", "refresh_check", "gc"} <= jobs
         checks = {

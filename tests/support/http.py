@@ -151,12 +151,22 @@ def _serve(handler: Any) -> Iterator[str]:
 
 
 @contextmanager
-def serve_directory(path: Path | str) -> Iterator[str]:
-    """Serve ``path`` on 127.0.0.1:<free port>; yields ``http://127.0.0.1:<port>/``."""
+def serve_directory(
+    path: Path | str, *, responses: list[tuple[str, int]] | None = None
+) -> Iterator[str]:
+    """Serve ``path`` on 127.0.0.1:<free port>; yields ``http://127.0.0.1:<port>/``. The
+    stdlib file server answers ``If-Modified-Since`` with 304 (it sends ``Last-Modified``, no
+    ETag); ``responses`` collects ``(path, status)`` of every answer."""
     root = Path(path).resolve()
     if not root.is_dir():
         raise FileNotFoundError(f"not a folder: {root}")
-    with _serve(partial(_DirHandler, directory=str(root))) as base:
+
+    class Handler(_DirHandler):
+        def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
+            if responses is not None:
+                responses.append((self.path.split("?", 1)[0], int(code)))
+
+    with _serve(partial(Handler, directory=str(root))) as base:
         yield base
 
 
