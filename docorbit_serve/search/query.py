@@ -544,7 +544,7 @@ def understand(query: str, cfg: Any = None) -> Query:
 
     Raises ``InputError`` beyond ``MAX_QUERY_CHARS`` / ``MAX_QUERY_TERMS``."""
     w_syn = float(getattr(cfg, "w_synonym", 0.4)) if cfg is not None else 0.4
-    w_instead = float(getattr(cfg, "w_instead", 0.3)) if cfg is not None else 0.3
+    w_instead = float(getattr(cfg, "w_instead", 0.5)) if cfg is not None else 0.5
     check_query(query)
     text = normalize(query)
     weights: dict[str, float] = {t: 1.0 for t in terms(text)}

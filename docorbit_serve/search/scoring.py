@@ -61,7 +61,7 @@ class ScoringConfig:
     w_synonym: float = 0.4
     # Weight (idf multiplier) of the words of a rejected alternative ("... instead of asyncio",
     # "rather than JSON"; query._INSTEAD) unless typed elsewhere in the query; 1 = off.
-    w_instead: float = 0.3
+    w_instead: float = 0.5
     # Stem variants (verifi/verif, configur/config): vocabulary terms sharing the query stem's
     # prefix (stem minus variant_cut letters, at least variant_min - 1) at w_variant x weight.
     w_variant: float = 0.0
