@@ -18,8 +18,8 @@ Contract::
   When the chunk chosen next does not fit whole in what is left, its first part is packed
   with ``truncated: true`` (read the rest with get_doc) if at least ``_MIN_EXCERPT`` tokens of
   it fit; otherwise the next choice is tried. A long relevant section is thus never skipped
-  for smaller, weaker ones (at 500 tokens that put a gold section in the pack for 33 instead
-  of 26 of the 45 dev questions; docs/retrieval.md).
+  for smaller, weaker ones (lexical search, 500 tokens: a gold section in the pack for 28
+  instead of 26 of the 45 dev questions; docs/retrieval.md, "Context packing").
 - ``omitted``: the omission manifest, relevant chunks left out, each ``{chunk_id, heading, path,
   tokens, score, reason}`` (``reason``: ``"budget"`` or ``"redundant"``; ``tokens`` = the cost
   of its block).
