@@ -518,14 +518,16 @@ def _expansions(words: list[str]) -> list[str]:
 def _unwanted(text: str) -> set[str]:
     """Terms of the alternatives ``text`` rejects ("instead of Y") and types nowhere else."""
     out: set[str] = set()
-    rest = text
+    kept, last = [], 0
     for m in _INSTEAD.finditer(text):
-        span = f" {m.group(1)} "
-        end = _SPAN_END.search(span)
-        span = span[: end.start()] if end else span
+        span = m.group(1)
+        end = _SPAN_END.search(f" {span} ")  # padded: a preposition first or last still counts
+        span = span[: max(end.start() - 1, 0)] if end else span
         out.update(terms(span))
-        rest = rest.replace(m.group(0)[: len(m.group(0)) - len(m.group(1))] + span.strip(), " ", 1)
-    return out - set(terms(rest))
+        kept.append(text[last : m.start()])
+        last = m.start(1) + len(span)
+    kept.append(text[last:])
+    return out - set(terms(" ".join(kept)))
 
 
 def _intents(raw: str, words: set[str]) -> tuple[str, ...]:
