@@ -20,12 +20,12 @@ Contract::
   it fit; otherwise the next choice is tried. A long relevant section is thus never skipped
   for smaller, weaker ones (lexical search, 500 tokens: a gold section in the pack for 28
   instead of 26 of the 45 dev questions; docs/retrieval.md, "Context packing").
-- One section takes at most ``ITEM_SHARE`` (a third) of the budget unless the search's top hit
+- One section takes at most ``ITEM_SHARE`` (a quarter) of the budget unless the search's top hit
   is a confident answer (its score leads the second's by at least ``CONFIDENT_LEAD``, as the
   second stage's guard): when the top hits are close, a small budget holds the heads of the
-  top three sections instead of one whole section that may be the wrong one. A head that does
-  not fit the share is tried in all the room left. (500 tokens, lexical: gold inside 28 -> 30
-  of 45 dev and 28 -> 34 of 56 second-set questions; 2000 and 8000 unchanged.)
+  top four sections instead of one whole section that may be the wrong one. A head that does
+  not fit the share is tried in all the room left. (Lexical, gold inside at 500 / 2000 tokens:
+  dev 28 / 36 -> 33 / 36 of 45, second set 28 / 36 -> 34 / 37 of 56; 8000 unchanged.)
 - ``omitted``: the omission manifest, relevant chunks left out, each ``{chunk_id, heading, path,
   tokens, score, reason}`` (``reason``: ``"budget"`` or ``"redundant"``; ``tokens`` = the cost
   of its block).
@@ -81,7 +81,7 @@ MAX_BUDGET = 200_000
 _SEP = "\n\n"
 API_SHARE = 0.4  # at most this share of the budget goes to endpoint contracts, pitfalls, examples
 _MIN_EXCERPT = 40  # tokens of content worth packing as a truncated excerpt
-ITEM_SHARE = 1 / 3  # of the budget, per section, unless the top hit is confident
+ITEM_SHARE = 1 / 4  # of the budget, per section, unless the top hit is confident
 CONFIDENT_LEAD = 0.2  # the top hit leads the second by this share of its score
 
 
