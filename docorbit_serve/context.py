@@ -18,8 +18,14 @@ Contract::
   When the chunk chosen next does not fit whole in what is left, its first part is packed
   with ``truncated: true`` (read the rest with get_doc) if at least ``_MIN_EXCERPT`` tokens of
   it fit; otherwise the next choice is tried. A long relevant section is thus never skipped
-  for smaller, weaker ones (at 500 tokens that put a gold section in the pack for 33 instead
-  of 26 of the 45 dev questions; docs/retrieval.md).
+  for smaller, weaker ones (lexical search, 500 tokens: a gold section in the pack for 28
+  instead of 26 of the 45 dev questions; docs/retrieval.md, "Context packing").
+- One section takes at most ``ITEM_SHARE`` (a quarter) of the budget unless the search's top hit
+  is a confident answer (its score leads the second's by at least ``CONFIDENT_LEAD``, as the
+  second stage's guard): when the top hits are close, a small budget holds the heads of the
+  top four sections instead of one whole section that may be the wrong one. A head that does
+  not fit the share is tried in all the room left. (Lexical, gold inside at 500 / 2000 tokens:
+  dev 28 / 36 -> 33 / 36 of 45, second set 28 / 36 -> 34 / 37 of 56; 8000 unchanged.)
 - ``omitted``: the omission manifest, relevant chunks left out, each ``{chunk_id, heading, path,
   tokens, score, reason}`` (``reason``: ``"budget"`` or ``"redundant"``; ``tokens`` = the cost
   of its block).
@@ -75,6 +81,8 @@ MAX_BUDGET = 200_000
 _SEP = "\n\n"
 API_SHARE = 0.4  # at most this share of the budget goes to endpoint contracts, pitfalls, examples
 _MIN_EXCERPT = 40  # tokens of content worth packing as a truncated excerpt
+ITEM_SHARE = 1 / 4  # of the budget, per section, unless the top hit is confident
+CONFIDENT_LEAD = 0.2  # the top hit leads the second by this share of its score
 
 
 # The pack's intent: the first of these the query understanding detects in the task.
@@ -179,11 +187,13 @@ def _choose(
     blocks: dict[str, str],
     costs: dict[str, int],
     budget: int,
+    cap: int,
 ) -> tuple[list[ContextItem], list[Any], list[set[str]]]:
     """Greedy packing by utility (module docstring): the packed items, the pool's hits left
     out, and the word sets of what was packed. A chosen section that does not fit whole is
     packed as its head (``truncated``) when a useful part fits, so the next-best section is
-    never skipped for smaller, weaker ones just because it is long."""
+    never skipped for smaller, weaker ones just because it is long; no section takes more than
+    ``cap`` tokens when a head of it fits that share."""
     items: list[ContextItem] = []
     covered: set[str] = set()
     packed_words: list[set[str]] = []
@@ -205,11 +215,14 @@ def _choose(
                 best, best_u = h, u
         if best is None:
             break
-        if used + costs[best.chunk_id] <= budget:
+        room = min(budget - used, cap)
+        if costs[best.chunk_id] <= room:
             item = _item(best, best.content, blocks[best.chunk_id], False)
             used += costs[best.chunk_id]
         else:
-            ex = _excerpt(best, budget - used)
+            ex = _excerpt(best, room)
+            if ex is None and room < budget - used:
+                ex = _excerpt(best, budget - used)
             if ex is None:
                 passed.add(best.chunk_id)
                 continue
@@ -256,7 +269,10 @@ def pack_context(
     blocks = {h.chunk_id: render_block(h, h.content) for h in pool}
     costs = {cid: count_tokens(b) + 2 for cid, b in blocks.items()}  # +2: the joining blank line
 
-    items, remaining, packed_words = _choose(pool, top, qwords, words, blocks, costs, budget)
+    scores = sorted((h.score for h in pool), reverse=True)
+    confident = len(scores) < 2 or scores[1] <= (1 - CONFIDENT_LEAD) * scores[0]
+    cap = budget if confident else int(budget * ITEM_SHARE)
+    items, remaining, packed_words = _choose(pool, top, qwords, words, blocks, costs, budget, cap)
     omitted: dict[str, OmittedChunk] = {}
 
     # Belt and braces: the joined text is what is counted against the budget.

@@ -233,9 +233,10 @@ class Registry:
 
     @property
     def dense_stage(self) -> str:
-        """``[settings] dense_stage`` (default ``rrf``): what a hybrid search does with the
-        dense model, ``rrf`` (fuse a dense top 50) or ``rerank`` (re-score lexical candidates)."""
-        value = self.settings.get("dense_stage", "rrf")
+        """``[settings] dense_stage`` (default ``rerank``): what a hybrid search does with the
+        dense model, ``rerank`` (re-score lexical candidates; the better of the two on the
+        second question set, docs/retrieval.md) or ``rrf`` (fuse a dense top 50)."""
+        value = self.settings.get("dense_stage", "rerank")
         if value not in ("rrf", "rerank"):
             raise ConfigError(
                 f"[settings] dense_stage must be 'rrf' or 'rerank', got {value!r}",

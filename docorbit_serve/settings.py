@@ -65,7 +65,7 @@ SETTINGS = {
     "allow_hosts": Key((list,), [], "HOST:PORT pairs the fetch policy allows (private docs)"),
     "hybrid": Key((bool,), False, "also build dense vectors at ingest (hybrid search)"),
     "dense_stage": Key(
-        (str,), "rrf", "hybrid's dense stage: rrf (fuse a dense top 50) or rerank (re-score)"
+        (str,), "rerank", "hybrid's dense stage: rerank (re-score) or rrf (fuse a dense top 50)"
     ),
     "stale_after_hours": Key(_NUM, 48, "a source older than this since its fetch is stale"),
     "keep_snapshots": Key((int,), 3, "snapshots `docorbit gc` keeps per source"),

@@ -129,12 +129,16 @@ def source_tables(cfg: SourceConfig, root: Path) -> dict[str, pa.Table]:
     return tables
 
 
-def set_hybrid(home: Home, on: bool) -> None:
-    """Publish the index with its vectors file (as ingest with hybrid on does) or without it."""
+def set_hybrid(home: Home, on: bool, stage: str = "rerank") -> None:
+    """Publish the index with its vectors file (as ingest with hybrid on does) or without it;
+    ``stage`` is recorded as the publication's dense stage (what context packs, which search
+    with the publication's settings, use)."""
     manifest = json.loads(home.published_path.read_text(encoding="utf-8"))
     if on:
         t0 = time.perf_counter()
-        manifest["vectors"] = build_vectors(home, manifest, home.path / manifest["index"])
+        manifest["vectors"] = build_vectors(
+            home, manifest, home.path / manifest["index"], stage=stage
+        )
         print(f"vectors built in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
     else:
         manifest.pop("vectors", None)
@@ -310,8 +314,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--dense-stage",
         choices=("rrf", "rerank"),
-        default="rrf",
-        help="with hybrid: rrf fuses the dense top 50 into the lexical list (hybrid.fuse); "
+        default="rerank",
+        help="with hybrid (default: rerank, as [settings] dense_stage): rrf fuses the dense top 50 into the lexical list (hybrid.fuse); "
         "rerank re-scores the lexical top 30 with the dense model (rerank.rescore)",
     )
     args = ap.parse_args(argv)
@@ -340,7 +344,7 @@ def main(argv: list[str] | None = None) -> int:
             t0 = time.perf_counter()
             build_index(home, manifest)
             print(f"index rebuilt in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
-        set_hybrid(home, args.hybrid)
+        set_hybrid(home, args.hybrid, args.dense_stage)
         catalog = Catalog(home)
         results = {}
         for backend in [b.strip() for b in args.backend.split(",") if b.strip()]:

@@ -8,6 +8,9 @@ Contract: ``understand(query, cfg) -> Query`` with
   in ``camelCase``, ``snake_case`` and dotted paths are kept whole *and* split into words) at
   weight 1.0, plus expansions from ``SYNONYMS`` (a small, general programming-docs
   synonym/abbreviation map) at ``cfg.w_synonym``; an expansion never lowers a term's weight;
+  the words of an alternative the asker does not want ("... instead of asyncio", "rather than
+  JSON": ``_INSTEAD``, up to the next punctuation or preposition) count at ``cfg.w_instead``
+  unless they are also typed elsewhere in the query;
 - ``intents``: the detected intents, a subset of ``INTENTS`` (``api``, ``examples``,
   ``configuration``, ``troubleshooting``, ``implementation``, ``conceptual``, ``migration``),
   from cue words and the shape of the text (an exception name or ``Error:`` line means
@@ -399,6 +402,14 @@ _VERSION_MOVE = re.compile(
     r"|\bv\d+(?:\.(?:\d+|x))?\b",
     re.I,
 )
+# "X instead of Y" / "X rather than Y": Y is the alternative the asker does not want (English,
+# not any one library). Y runs to the next punctuation mark (a dot inside a dotted name such as
+# httpx.get is not one) or preposition/conjunction.
+_INSTEAD = re.compile(r"\b(?:instead\s+of|rather\s+than)\s+((?:[^,.;:!?()]|\.(?=\w))*)", re.I)
+_SPAN_END = re.compile(
+    r"\s(?:in|on|from|for|to|with|at|by|when|so|and|but|because|since|after|before|while)\s",
+    re.I,
+)
 _TRACE_FRAME = re.compile(r'^\s*File "[^"\n]*", line \d+(?:, in [^\n]*)?$', re.M)
 _TRACE_HEAD = re.compile(r"Traceback \(most recent call last\):")
 _URL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S+", re.I)
@@ -504,6 +515,21 @@ def _expansions(words: list[str]) -> list[str]:
     return out
 
 
+def _unwanted(text: str) -> set[str]:
+    """Terms of the alternatives ``text`` rejects ("instead of Y") and types nowhere else."""
+    out: set[str] = set()
+    kept, last = [], 0
+    for m in _INSTEAD.finditer(text):
+        span = m.group(1)
+        end = _SPAN_END.search(f" {span} ")  # padded: a preposition first or last still counts
+        span = span[: max(end.start() - 1, 0)] if end else span
+        out.update(terms(span))
+        kept.append(text[last : m.start()])
+        last = m.start(1) + len(span)
+    kept.append(text[last:])
+    return out - set(terms(" ".join(kept)))
+
+
 def _intents(raw: str, words: set[str]) -> tuple[str, ...]:
     found = {name for name, cues in _INTENT_CUES.items() if words & set(cues)}
     if _ERROR_NAME.search(raw):
@@ -520,6 +546,7 @@ def understand(query: str, cfg: Any = None) -> Query:
 
     Raises ``InputError`` beyond ``MAX_QUERY_CHARS`` / ``MAX_QUERY_TERMS``."""
     w_syn = float(getattr(cfg, "w_synonym", 0.4)) if cfg is not None else 0.4
+    w_instead = float(getattr(cfg, "w_instead", 0.5)) if cfg is not None else 0.5
     check_query(query)
     text = normalize(query)
     weights: dict[str, float] = {t: 1.0 for t in terms(text)}
@@ -533,6 +560,10 @@ def understand(query: str, cfg: Any = None) -> Query:
             for t in terms(syn):
                 if weights.get(t, 0.0) < w_syn:
                     weights[t] = w_syn
+    if w_instead < 1.0:
+        for t in _unwanted(text):
+            if t in weights:
+                weights[t] = min(weights[t], w_instead)
     idents = tuple(dict.fromkeys(t.rstrip("()").lower() for t in _code_tokens(text)))
     return Query(
         raw=query,

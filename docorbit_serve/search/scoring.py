@@ -46,7 +46,7 @@ __all__ = ["INTENT_PATTERNS", "SCORING", "ScoringConfig", "rerank"]
 
 @dataclass(frozen=True)
 class ScoringConfig:
-    version: str = "4"
+    version: str = "5"
     # BM25F: b is baked into the postings (ntf) at build time, k1 applies at query time.
     k1: float = 1.6
     b: float = 0.75
@@ -59,6 +59,9 @@ class ScoringConfig:
     w_symbol: float = 1.5
     # Weight (idf multiplier) of synonym/abbreviation expansions (query.SYNONYMS); 0 = off.
     w_synonym: float = 0.4
+    # Weight (idf multiplier) of the words of a rejected alternative ("... instead of asyncio",
+    # "rather than JSON"; query._INSTEAD) unless typed elsewhere in the query; 1 = off.
+    w_instead: float = 0.5
     # Stem variants (verifi/verif, configur/config): vocabulary terms sharing the query stem's
     # prefix (stem minus variant_cut letters, at least variant_min - 1) at w_variant x weight.
     w_variant: float = 0.0

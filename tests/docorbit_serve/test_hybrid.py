@@ -27,6 +27,7 @@ DEV = (HTTPX_DOCS / ".." / ".." / ".." / "eval" / "dev_queries.jsonl").resolve()
 def _set_hybrid(home, value) -> None:
     reg = load_registry(home.config_path)
     reg.settings["hybrid"] = value
+    reg.settings["dense_stage"] = "rrf"  # these tests are about the RRF fusion (hybrid.fuse)
     save_registry(reg)
 
 

@@ -126,7 +126,7 @@ def _settings(home, **values) -> None:
 
 def test_the_dense_stage_setting_is_rrf_or_rerank(tmp_path):
     home = make_home(tmp_path / "p", httpx_source())
-    assert load_registry(home.config_path).dense_stage == "rrf"
+    assert load_registry(home.config_path).dense_stage == "rerank"
     _settings(home, dense_stage="colbert")
     with pytest.raises(ConfigError):
         _ = load_registry(home.config_path).dense_stage

@@ -29,6 +29,20 @@ def test_expansions_never_lower_a_typed_term_and_can_be_switched_off():
     assert set(off.terms) == {"skip"}
 
 
+def test_the_alternative_after_instead_of_counts_less_unless_typed_elsewhere():
+    w = ScoringConfig().w_instead
+    q = understand("run the client under trio instead of asyncio")
+    assert q.terms["asyncio"] == w and q.terms["trio"] == 1.0
+    # the span ends at a preposition and keeps dotted names whole
+    q = understand("why a Client instead of calling httpx.get in a loop")
+    assert q.terms["httpx.get"] == w and q.terms["loop"] == 1.0
+    # a word typed on both sides keeps its full weight; rather than works the same
+    q = understand("json output rather than json5 or plain json")
+    assert q.terms["json"] == 1.0 and q.terms["json5"] == w
+    off = understand("trio instead of asyncio", ScoringConfig(w_instead=1.0))
+    assert off.terms["asyncio"] == 1.0
+
+
 def test_latin_abbreviations_of_prose_are_not_search_terms():
     assert normalize("same config (e.g. extra='forbid'), i.e. all") == (
         "same config ( extra='forbid'), all"
