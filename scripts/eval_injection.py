@@ -40,6 +40,7 @@ SETS = (
     "s4_fifth",
     "s4_sixth",
     "s4_seventh",
+    "s5_first",
 )
 
 

@@ -82,7 +82,8 @@ _ROLE_STRONG = (
     r"(?:A\.?I\.?|LLMs?|GPT[-\w]*|ChatGPT|Claude|Gemini|Copilot|chat\s?bots?|assistants?|agents?|"
     r"summari[sz]ers?|code\s+generators?|AI\s+(?:helpers?|pals?|friends?|buddies|buddy)|(?:large\s+)?language\s+models?|(?:code|coding|responding|"
     r"reviewing|answering|AI|generative|summari[sz]ing|reasoning)\s+(?:models?|agents?|"
-    r"assistants?)|(?:automated|autonomous|AI|LLM|LLM-based)\s+(?:helpers?|tools?|agents?|"
+    r"assistants?)|(?:automated|autonomous)\s+(?:[\w-]+\s+)?(?:reviewers?|assistants?|agents?|"
+    r"helpers?|coders?|writers?)|(?:automated|autonomous|AI|LLM|LLM-based)\s+(?:helpers?|tools?|agents?|"
     r"readers?|systems?|clients?|coders?|crawlers?)|AI\s+\w+)"
 )
 _ROLE_EN = rf"(?:{_ROLE_STRONG}|models?|bots?)"
@@ -96,7 +97,10 @@ _ROLE_ML = (
     r"tekoäly\w*|kielimalli\w*|asszisztens\w*|mesterséges\s+intelligencia\w*|nyelvi\s+modell\w*|"
     r"asistent\w*|jazykov\w+\s+model\w*|uměl\w+\s+inteligenc\w*|inteligen[țt]\w*\s+artificial\w*|"
     r"ШІ|ШІ-\w+|асистент\w*|помічник\w*|мовн\w+\s+модел\w*|βοηθ\w*|τεχνητ\w*\s+νοημοσύν\w*|"
-    r"γλωσσικ\w*\s+μοντέλ\w*|μοντέλ\w*|katulong|sahayak)\b|"
+    r"γλωσσικ\w*\s+μοντέλ\w*|μοντέλ\w*|katulong|sahayak|intelekt\w*|inteligen\w*|"
+    # cognate stems shared by languages outside the lexicon (lt/lv intelekt-, hr/sl/es
+    # inteligen-, et tehisintellekt, hr/sl/cs pomoćnik/pomočnik/pomocník)
+    r"\w+intellekt\w*|pomo[cčć]n\w*)\b|"
     r"دستیار|هوش\s+مصنوعی|مدل\s+زبانی|معاون|مصنوعی\s+ذہانت|ผู้ช่วย|ปัญญาประดิษฐ์|โมเดลภาษา|"
     r"সহকারী|কৃত্রিম\s+বুদ্ধিমত্তা|உதவியாளர்|செயற்கை\s+நுண்ணறிவு|"
     r"نموذج|للنموذج|مساعد|الذكاء\s+الاصطناعي|ذكاء\s+اصطناعي|وكيل|עוזר|בינה\s+מלאכותית|"
@@ -107,7 +111,10 @@ _ROLE_ML = (
 _ROLE = rf"(?:{_ROLE_EN}|{_ROLE_ML})"
 _ROLE_ANY = re.compile(rf"\b{_ROLE_STRONG}\b|{_ROLE_ML}", re.IGNORECASE)
 _ROLE_ML_RE = re.compile(_ROLE_ML, re.IGNORECASE)
-_SOFT = r"(?:the|a|an|all|any|every|each|dear|hey|hi|hello|to|for|our|you|whichever|whatever)"
+_SOFT = (
+    r"(?:the|a|an|all|any|every|each|dear|hey|hi|hello|to|for|our|you|whichever|whatever|"
+    r"za|aan|voor|pour|für|para|för|til|untuk|kwa)"  # "for/to" in other languages
+)
 _WHO = (
     # a role as an addressee: any strong role or non-English role; "model"/"bot" only after a
     # determiner, a preposition or before "reading/processing this" (not a YAML key "model:")
@@ -129,8 +136,9 @@ _VOC_COLON = re.compile(
     rf"[ \t]*(?P<sep>[:：]|[ \t][—–-][ \t])"
     # a vocative: "Assistant, ...", "Hi assistant! ...", "bot, in your reply ..."
     rf"|(?:\A|(?<=[.!?>\[\"'|*#—–]))[ \t]*(?:(?:dear|hey|hi|hiya|hello|ok|okay|yo|attention|listen|"
-    rf"[^\W\d_]{{2,12}}(?=[ \t]+(?:{_ROLE_STRONG}|{_ROLE_ML})[ \t]*[,，!]))[ \t]+"
-    rf"(?:the[ \t]+)?(?:{_ROLE_STRONG}|{_ROLE_ML}|models?|bots?)|(?:{_ROLE_STRONG}|{_ROLE_ML})"
+    rf"[^\W\d_]{{2,12}}(?=[ \t]+(?:{_ROLE_STRONG}|{_ROLE_ML})(?:[ \t]+(?:{_ROLE_STRONG}|{_ROLE_ML}))?"
+    rf"[ \t]*[,，!]))[ \t]+(?:the[ \t]+)?(?:{_ROLE_STRONG}|{_ROLE_ML}|models?|bots?)"
+    rf"(?:[ \t]+(?:{_ROLE_STRONG}|{_ROLE_ML}))?|(?:{_ROLE_STRONG}|{_ROLE_ML})"
     rf"(?:[ \t]*[,/&][ \t]*(?:and[ \t]+)?(?:{_ROLE_STRONG}|{_ROLE_ML}))*)[ \t]*(?P<csep>[,，!])"
     rf"|\A[ \t]*(?:models?|bots?)[ \t]*(?P<lsep>[,，!:])"
     rf"|(?<=[.!?\"'])[ \t]+(?:models?|bots?)[ \t]*,[ \t]*(?=(?:please[ \t]+)?(?:run|execute|send|delete|remove|"
@@ -147,9 +155,9 @@ _VOC_OTHER = re.compile(
     rf"|\b(?:readers?|you)\s+(?:who|that)\s+(?:are|is)\s+(?:an?\s+)?(?:\w+\s+)?{_ROLE}"
     rf"|(?:给|給|致|对|對)\s*(?:AI\s*)?{_ROLE_ML}|{_ROLE_ML}\s*[:：]"
     rf"|\b(?:к|для|aux?|ao|à|pour|per\s+l'|do|dla|gửi|zu|para|pra|für|voor|pentru|an\s+(?:das|den|die)|"
-    rf"till|til|för|untuk|kwa|pro|pre|για|برای)\s+"
+    rf"till|til|för|untuk|kwa|pro|pre|za|aan|για|برای)\s+"
     rf"(?:l'|la\s+|le\s+|les\s+|o\s+|os\s+|the\s+|τον\s+|το\s+|την\s+)?{_ROLE_ML}|إلى\s+{_ROLE_ML}|ל{_ROLE_ML}|"
-    rf"{_ROLE_ML}\s*(?:के\s+लिए|へ|에게|にへ|に)",
+    rf"{_ROLE_ML}\s*(?:के\s+लिए|(?:の(?:方|皆様|皆さん))?(?:へ|に)|様|さん|殿|各位|에게|님)",
     re.IGNORECASE,
 )
 _ML_DIRECTIVE = re.compile(
@@ -193,7 +201,8 @@ _YOU_MUST = re.compile(
     r"\byou(?:'re|\s+are)\s+(?:now\s+|hereby\s+)?(?:required|obligated|ordered|instructed|"
     r"directed|commanded)\b|\b(?:instructs?|orders?|commands?|directs?|requires?)\s+(?:\w+\s+)"
     r"{0,3}?(?:you|models?|assistants?|agents?|AI|bots?|generators?|tools?|LLMs?)\b|"
-    r"\bcompliance\s+is\s+mandatory",
+    r"\bcompliance\s+is\s+mandatory|\bcompl(?:y|ies)\s+with\s+(?:what\s+follows|the\s+following|"
+    r"these|this|all|every)\b|\bwithout\s+(?:objection|question|hesitation|exception)\b",
     _I,
 )
 _ROLE_CUE = re.compile(r"\bwhoever\b|\byou,?\s+the\b|\bwho\s+(?:are|is)\s+an?\b", _I)
@@ -252,9 +261,15 @@ _ACT = re.compile(rf"\b{_ACT_EN}\b(?![\"']\s*:)|{_ACT_ML}", _I)
 _ACT_ML_RE = re.compile(_ACT_ML, _I)
 _IMPERATIVE = re.compile(
     rf"(?:^|[.!?:;。：]\s*|\n\s*(?:[-*]\s+)?|,\s*(?:then\s+|and\s+)?|\b(?:then|and|so|please)\s+|"
-    rf"(?:->|=>|→|—|–)\s*|"
+    rf"(?:->|=>|→|—|–|(?<=\s)-(?=\s))\s*|"  # " - " is the ASCII dash
     rf"[\"'“(]\s*)(?:(?:please|now|immediately|quietly|silently|also|just|simply|first|"
     rf"always)\s+)*{_ACT_EN}\b(?!\w*[\"']\s*:)",
+    _I,
+)
+_NEG_IMPERATIVE = re.compile(
+    # a negative imperative opening a clause ("…, and do not mention the change"): the mood
+    # is in the structure, whatever the verb
+    r"(?:^|[.!?:;,]\s*|\b(?:and|but|then)\s+)(?:do\s+not|don't|never)\s+[a-z]{3,}\b",
     _I,
 )
 _MODAL = re.compile(
@@ -291,6 +306,7 @@ _CONCEAL = re.compile(
 
 _SECRET = (
     r"(?:api[\s_-]?keys?|secrets?|tokens?|passwords?|passphrases?|credentials?|private\s+keys?|"
+    r"(?:deploy|signing|access|secret|master|encryption|gpg|pgp|root|service[-\s]account)[-\s]keys?|"
     r"ssh\s+keys?|~/\.ssh|\bid_(?:rsa|ed25519|ecdsa)|(?<![\w.])\.env\b|~/\.aws|~/\.kube|"
     r"kube/?config|\.git-credentials|\.npmrc|\.netrc|\.bashrc|\.zshrc|cookies?|session\s+(?:token|"
     r"id|cookie)s?|(?:system|hidden|original|initial)\s+(?:prompt|instructions|message)s?|"
@@ -334,6 +350,7 @@ _GRANT = (
     r"privileges|permissions)?|full\s+disk\s+access|admin\s+rights|"
     r"(?:merge|approve|push)\b[^\n.]{0,60}?(?:without|skip|immediately|straight|directly)"
 )
+_GRANT_RE = re.compile(_GRANT, re.I)
 _SENSITIVE = re.compile(rf"{_SECRET}|{_DANGER}|{_WEAKEN}|{_DESTROY}|{_EXFIL}|{_GRANT}", _I)
 _DANGER_RE = re.compile(rf"{_DANGER}|{_WEAKEN}|{_DESTROY}|{_EXFIL}", _I)
 _DANGER_CMD = re.compile(_DANGER, _I)
@@ -363,7 +380,12 @@ _TOOL_SHAPED = re.compile(
     r"function_output|observation|search_results?)\b|\[\s*/?\s*(?:tool|function)[_\s-]?(?:output|result|"
     r"response)\b|^[\s>*_#]*(?:tool|function)\s+(?:response|result|output)\b|"
     r"^[\s>*_]*(?:Observation|Thought)\s*:|"
-    r"[\"']jsonrpc[\"']\s*:|[\"']type[\"']\s*:\s*[\"'](?:tool_result|tool_response|tool|"
+    r"[\"']jsonrpc[\"']\s*:|"
+    # a log record or call echo of a tool: ``tool=x … result=…``, ``>>> run_tool(…)``
+    r"\b(?:tool|tool_name|function|function_name)\s*=\s*[\"']?[\w.-]{1,60}[\"']?[ \t,]"
+    r"[^\n]{0,200}?\b(?:result|output|response|status)\s*=|"
+    r"^[ \t]*(?:>>>|\$|In\s*\[\d*\]:)[ \t]*[\w.]*(?:tool|function|call)\w*\s*\(|"
+    r"[\"']type[\"']\s*:\s*[\"'](?:tool_result|tool_response|tool|"
     r"function_call_output|function_result|tool_output)[\"']",
     _I,
 )
@@ -372,7 +394,13 @@ _JSON_SHAPED = re.compile(
     r"[\"']\s*:",
     _I,
 )
+_CONSENT_VALUE = (
+    # a consent/approval recorded as a key with a granting value (``consent: implicit``,
+    # ``approval=waived``); "consent: required" or "approval: manual" grant nothing
+    r"(?:granted|given|implicit|implied|blanket|standing|assumed|waived|pre-?\w+|auto\w*)"
+)
 _PREAPPROVED = re.compile(
+    rf"\b(?:consent|approval|authori[sz]ation|permission|sign-?off)\s*[:=]\s*[\"']?{_CONSENT_VALUE}\b|"
     r"\bpre-?(?:approved|authori[sz]ed|cleared|consented|confirmed)\b|approved\s+in\s+advance|"
     r"\bin\s+advance\b|(?:permission|consent|authori[sz]ation|approval)\s+(?:was\s+|has\s+been\s+|"
     r"is\s+)?(?:granted|given|on\s+file|obtained|confirmed)|consent\s+on\s+file|"
@@ -383,7 +411,8 @@ _PREAPPROVED = re.compile(
     r"as\s+agreed\s+(?:with|in|earlier)|(?:has|have|had)\s+(?:already\s+)?(?:approved|"
     r"authori[sz]ed|permitted|allowed|consented\s+to|okayed|cleared)|"
     r"\b(?:approved|authori[sz]ed|okayed|ok'd|consented|agreed|permitted|allowed|cleared|"
-    r"confirmed|signed\s+off|green-?lit|accepted)\b(?:\s+[\w'-]+){0,6}?\s+(?:ahead\s+of\s+time|"
+    r"confirmed|signed\s+off|green-?lit|accepted|said\s+yes|blessed)\b(?:\s+[\w'-]+){0,6}?\s+"
+    r"(?:ahead\s+of\s+time|"
     r"beforehand|in\s+advance|earlier|previously|already|at\s+setup|during\s+(?:setup|onboarding))\b|"
     r"\b(?:consent|approval|permission|authori[sz]ation|sign-?off)\s*\(?\s*(?:recorded|granted|"
     r"given|logged|obtained|confirmed|received|verified|documented|noted|secured|on\s+record)\b|"
@@ -417,14 +446,24 @@ _PREAPPROVED = re.compile(
 )
 _PERMISSION = re.compile(
     r"\byou(?:'re|\s+are)\s+(?:now\s+)?(?:allowed|cleared|permitted|authori[sz]ed|free|"
-    r"entitled)\b|\byou\s+(?:can|may)\b|go\s+ahead|\bproceed\b|no\s+need\s+to\s+(?:ask|confirm|"
+    r"entitled)\b|\byou\s+(?:can|may)\b|go[-\s]ahead|\bproceed\b|no\s+need\s+to\s+(?:ask|confirm|"
     r"check)|(?:confirmation|approval)\s+is\s+not\s+(?:needed|required)|skip\s+the\s+"
     r"(?:confirmation|approval|review|prompt)|without\s+(?:asking|checking|confirmation|a\s+"
     r"prompt|prompting)|don'?t\s+(?:ask|bring\s+it\s+up|mention)|permitted\s+you|so\s+\w+|"
     r"\b(?:is|are)\s+(?:\w+\s+)?(?:approved|allowed|permitted|authori[sz]ed|sanctioned)\b|"
     r"\b(?:fine|ok|okay|alright|acceptable)\s+(?:for\s+you\s+)?to\s+\w+|feel\s+free|"
-    r"\b(?:agents?|assistants?|models?|AI|bots?|tools?|LLMs?)\s+(?:can|may)\b|"
-    r"you(?:'re|\s+are)\s+cleared|no\s+need\s+to",
+    r"\b(?:agents?|assistants?|models?|AI|bots?|tools?|LLMs?|helpers?|copilot)\b(?:[ \t]+[\w'-]+)"
+    r"{0,5}?[ \t]+(?:can|may)\b(?![ \t]+(?:not|never)\b)|"
+    r"you(?:'re|\s+are)\s+cleared|no\s+need\s+to|"
+    # a permission held as a noun ("has the go-ahead to", "got the green light to")
+    r"\b(?:has|have|got|gets|receives?|holds?)\s+(?:the|a|an|full|explicit|our|their)?\s*"
+    r"(?:go-ahead|green\s+light|clearance|permission|approval|blessing|mandate|sign-off)\s+to\b|"
+    # the confirmation step waived ("need not request confirmation", "without a confirmation
+    # prompt", "don't bother asking")
+    r"\bneeds?\s+not\s+(?:\w+\s+){0,2}?(?:ask|request|seek|obtain|wait|confirm|check)\w*|"
+    r"\b(?:do(?:es)?\s+not|don'?t|doesn'?t)\s+(?:need\s+to|have\s+to|bother(?:\s+to)?)\s+"
+    r"(?:ask|check|confirm|wait|prompt)\w*|"
+    r"\bwithout\s+(?:a\s+|any\s+)?(?:confirmation|approval|review)\s+(?:prompt|step|dialog)",
     _I,
 )
 _AUTHORITY = re.compile(
@@ -510,7 +549,21 @@ _ERROR = re.compile(
 _CONDITIONAL = re.compile(r"\b(?:if|when|once|unless|whether|after|until)\b", _I)
 _ERROR_FIX = re.compile(
     r"\b(?:run|running|execute|executing|exec|type|enter|paste|apply|fix|resolve|repair|"
-    r"recover|re-?run|install|re-?authenticate|verify|export|paste|set|type)\w*\b",
+    r"recover|re-?run|install|re-?authenticate|verify|export|paste|set|type)\w*\b|"
+    # a fix given as a label, no verb: "hint: kubectl …", "Resolution: …"
+    r"^[ \t>*_#-]*(?:hint|tip|solution|workaround|resolution|remedy|suggested\s+fix|quick\s+fix|"
+    r"to\s+fix|try)\s*:",
+    _I,
+)
+_ESCALATE = re.compile(
+    # a "fix" that hands out the keys: cluster-admin or root to anyone, password-less sudo,
+    # a whole-account admin policy; or that deletes the stores of credentials
+    r"--clusterrole[= ]cluster-admin\b[^\n]{0,120}?(?:system:(?:anonymous|unauthenticated|"
+    r"authenticated)|--group[= ]system:)|system:(?:anonymous|unauthenticated)\b[^\n]{0,120}?"
+    r"cluster-admin|NOPASSWD\s*:\s*ALL|AdministratorAccess|\bchmod\s+(?:-R\s+)?[ugoa]*\+s\b|"
+    r"\bsetenforce\s+0|"
+    r"\b(?:delete|remove|wipe|erase|shred|rm)\b[^\n]{0,40}?(?:~/\.(?:ssh|gnupg|aws|kube|azure|"
+    r"docker|password-store|git-credentials|netrc)\b|(?<![\w.])\.(?:ssh|gnupg)\b)",
     _I,
 )
 _DISCUSSION = re.compile(
@@ -593,6 +646,21 @@ _CONCRETE = (
     r"~/\.ssh|\bid_(?:rsa|ed25519|ecdsa)\b|(?<![\w.])\.env\b|~/\.aws|\.git-credentials|"
     r"system\s+prompt|private\s+keys?|/etc/(?:passwd|shadow)|recovery\s+codes|seed\s+phrase"
 )
+_TARGET = re.compile(
+    # after an address in a language the lexicon does not know, a concrete target stands in
+    # for the verb we cannot read: a path in the home directory, an e-mail address
+    r"(?<![\w/~])~/[\w.-]|[\w.+-]@[\w-]+\.[a-z]{2,}\b",
+    re.IGNORECASE,
+)
+_ENGLISH = re.compile(r"\b(?:the|and|for|see|with|this|that|your|you|is|are|of|to|in|at|on)\b", _I)
+
+
+def _foreign_target(text: str, start: int, end: int) -> bool:
+    """A concrete target after an address, in words that are not English (English is read by
+    its verbs; "For the bot: see ~/examples" is not an order)."""
+    return _TARGET.search(text, start, end) is not None and not _ENGLISH.search(text, start, end)
+
+
 _PAYLOAD = re.compile(
     rf"{_CONCRETE}|{_OVERRIDE.pattern}|{_CONCEAL.pattern}|{_ML_CONCEAL.pattern}|{_ML_OBJECT.pattern}",
     re.IGNORECASE,
@@ -621,7 +689,16 @@ _ACTION_RISK = re.compile(
     rf"{_LEAK.pattern}|{_DANGER}|{_WEAKEN}|{_DESTROY}|{_EXFIL}|{_CONCEAL.pattern}", re.IGNORECASE
 )
 """``_STRONG_RISK`` without overrides (an authority claim's own wording often says override)."""
+_ROLE_LABEL = re.compile(
+    # a label that ends with an AI role, or with the role and what it is doing
+    rf"^[^\w\n]*(?:[\w'-]+[ \t]+){{0,4}}?(?:{_ROLE_STRONG}|{_ROLE_ML})"
+    rf"(?:[ \t]+\w+ing\b[^\n:：]{{0,60}})?[ \t]*[:：]",
+    re.IGNORECASE | re.MULTILINE,
+)
 _LOOSE_WORD = re.compile(r"\b(?:models?|bots?)\b", re.I)
+_LOOSE_ADDRESS = re.compile(
+    r"\b(?:za|aan|voor|pour|für|para|för|til|untuk|kwa)\s+(?:\w+\s+)?(?:models?|bots?)\b", re.I
+)
 _INTENT = re.compile(r"\bI\s+(?:will|shall|am\s+going\s+to|must|should|'ll)\b|\bI'll\b", re.I)
 _CLAUSE_END = re.compile(r"[.;!?](?=\s|$)|\n|[。！？]")
 _LABEL = re.compile(r"^[ \t>*_#\[]*[^\n:：]{3,100}[:：]", re.M)
@@ -660,12 +737,17 @@ def _vocative(text: str) -> re.Match[str] | None:
             _ACT.search(text, m.end(), end)
             or _DANGER_CMD.search(text, m.end(), end)
             or _PAYLOAD.search(text, m.end(), end)
+            or _foreign_target(text, m.end(), min(len(text), m.end() + 300))
         ):
             return m
     m2 = _VOC_OTHER.search(text)
     if m2:
         end = min(len(text), m2.end() + 300)
-        if _ACT.search(text, m2.start(), end) or _PAYLOAD.search(text, m2.end(), end):
+        if (
+            _ACT.search(text, m2.start(), end)
+            or _PAYLOAD.search(text, m2.end(), end)
+            or _foreign_target(text, m2.end(), end)
+        ):
             return m2
     return None
 
@@ -975,6 +1057,8 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
     scheme = _ACROSTIC.search(text) if not words.isdisjoint(_W_ACROSTIC) else None
     error = _ERROR.search(text) if _has(lower, _N_ERROR) else None
     cue = role or loose or tool or claim or authority or scheme or error or hidden
+    if not cue and not words.isdisjoint(_W_LOOSE):  # "Poruka za jezični model:", "to the bot,"
+        cue = _LOOSE_ADDRESS.search(text)  # only after a preposition of another language
     if not (cue or _has(lower, _N_ROLE_CUE) and _ROLE_CUE.search(text)):
         return None
     discussed = not hidden and _DISCUSSION.search(text) is not None
@@ -995,10 +1079,21 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
     if ml_role and _ACT_ML_RE.search(text, *ml_span) and lazy.risky_in(*ml_span):
         return 3, "instruction to an AI (non-English) with a sensitive action", ml_role
     directive = _IMPERATIVE.search(text) or _MODAL.search(text) or _ML_DIRECTIVE.search(text)
+    if hidden and directive is None:  # in a carrier a negative imperative is an order too
+        directive = _NEG_IMPERATIVE.search(text)
     ai = third or role
     you = _YOU.search(text)
     addressed = ai or you
-    if hidden and ai and (directive or you):
+    if (
+        hidden
+        and ai
+        and (
+            # a hidden text that names an AI and says "do" is an order when it addresses the AI
+            # ("AI tools indexing this README: …", "you") or the order matters; "The agent loop:
+            # plan, act, observe" (a diagram's title) is neither
+            you or _ROLE_LABEL.search(text) or directive and (lazy.risky() or _MODAL.search(text))
+        )
+    ):
         return 3, "hidden text addressed to an AI", ai
     loose_word = not words.isdisjoint(_W_LOOSE)
     if hidden and loose_word and directive and (_READER_CUE.search(text) or you):
@@ -1007,7 +1102,9 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
         tool = _JSON_SHAPED.search(text)
     if tool and _tool_carries_instruction(text, tool.start()):
         return 3, "tool or function output that carries an instruction", tool
-    if claim is None and _has(lower, ("consent", "approv", "green light", "gave", "granted", "ok")):
+    if claim is None and _has(
+        lower, ("consent", "approv", "green light", "gave", "granted", "ok", "agree")
+    ):
         claim = _granted_to_ai(text)
     if claim and not _CONDITIONAL.search(text, max(0, claim.start() - 60), claim.start()):
         permission = _PERMISSION.search(text)
@@ -1035,6 +1132,8 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
     if error and asserted and _REMOTE_EXEC.search(text):
         return 3, "error message that tells the reader to run a remote script", error
     fix = directive or _ERROR_FIX.search(text)
+    if error and asserted and fix and _ESCALATE.search(text):
+        return 3, "error message whose fix escalates privileges or deletes credentials", error
     if error and fix:
         if _LEAK.search(text) or third or (loose and _DANGER_CMD.search(text)):
             return 3, "error message that tells the reader to run something", error
@@ -1051,14 +1150,15 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
 
 _PARTY_GRANT = re.compile(
     r"\b(?:user|users|client|customer|owner|admin\w*|human|lead|manager|team|boss|OP|operator|"
-    r"maintainers?|developer|requester|account\s+holder)\b[^.;\n]{0,60}?\b(?:gave|given|has\s+given|"
+    r"maintainers?|developer|requester|account\s+holder|everyone|everybody|stakeholders)\b[^.;\n]{0,60}?\b(?:gave|given|has\s+given|"
     r"granted|okayed|ok'd|blessed|agreed|approved|consented|confirmed|signed\s+off|said\s+yes)\b|"
     r"\b(?:user|owner|admin|human|client)?[-_ ]?(?:consent|approved|approval|authori[sz]ed|"
-    r"permission)[\w-]*\s*[=:]\s*(?:yes|true|1|granted|given|ok)\b",
+    rf"permission)[\w-]*\s*[=:]\s*(?:yes|true|1|ok|{_CONSENT_VALUE})\b",
     re.IGNORECASE,
 )
 _AI_PERMITTED = re.compile(
-    rf"(?:\b{_ROLE_STRONG}\b|\byou\b|\b(?:models?|bots?)\b)[ \t]+(?:(?:is|are)[ \t]+(?:now[ \t]+)?"
+    rf"(?:\b{_ROLE_STRONG}\b|\byou\b|\b(?:models?|bots?)\b)(?:[ \t]+[\w'-]+){{0,5}}?[ \t]+"
+    rf"(?:(?:is|are)[ \t]+(?:now[ \t]+)?"
     rf"(?:free|allowed|permitted|cleared|authori[sz]ed|welcome|entitled)[ \t]+to|(?:may|can)"
     rf"(?![ \t]+(?:not|never)\b))\b",
     re.IGNORECASE,
@@ -1071,9 +1171,15 @@ def _granted_to_ai(text: str) -> re.Match[str] | None:
     grant = _PARTY_GRANT.search(text)
     if grant is None or _CONDITIONAL.search(text, max(0, grant.start() - 60), grant.start()):
         return None
-    end = _clause_end(text, grant.end())
-    permitted = _AI_PERMITTED.search(text, grant.end(), min(len(text), end + 200))
-    return grant if permitted else None
+    end = min(len(text), _clause_end(text, grant.end()) + 200)
+    permitted = _AI_PERMITTED.search(text, grant.end(), end)
+    if permitted is None:
+        return None
+    # what is permitted must matter: "the core team agreed that the agent can open draft PRs"
+    # is a policy; "… can commit straight to the release branch and skip review" is the attack
+    rest = text[permitted.end() : end]
+    risky = _SENSITIVE.search(rest) or _STRONG_RISK.search(rest) or _GRANT_RE.search(rest)
+    return grant if risky else None
 
 
 def _clause_end(text: str, at: int) -> int:
@@ -1117,14 +1223,35 @@ _TITLE = (
     r"\((?P<t3>(?:[^()\n]|\([^()\n]{0,200}\)){3,500})\))"  # one level of (…) inside (…)
 )
 _INLINE_TITLE = re.compile(rf"!?\[[^\]\n]{{0,300}}\]\(\s*<?[^\s)>]*>?\s+{_TITLE}\s*\)")
-_REF_TITLE = re.compile(rf"^ {{0,3}}\[[^\]\n]{{1,300}}\]:[ \t]*<?\S+?>?[ \t]+{_TITLE}[ \t]*$", re.M)
+_LEADER = r"[ \t]*(?:[/#*;!>][ \t]*)*"
+"""A line's comment leaders (``///``, ``#``, `` * ``, ``;``, ``>``): Markdown inside doc comments
+(rustdoc, JSDoc, shell and YAML comments) still renders its reference definitions. One leader
+character per step, so the expression stays linear on long runs of slashes or spaces."""
+_REF_TITLE = re.compile(
+    # the title may sit on the line after the destination (CommonMark), under the same leaders
+    rf"^{_LEADER}\[[^\]\n]{{1,300}}\]:[ \t]*<?\S+?>?(?:[ \t]+|[ \t]*\n{_LEADER}){_TITLE}[ \t]*$",
+    re.M,
+)
+_ATTR_TITLE = re.compile(
+    # a title/alt/aria-label attribute in any markup written into the text (AsciiDoc
+    # ``link:url[text,title="…"]``, raw HTML): a tooltip the reader does not see
+    r"\b(?:title|alt|aria-label)\s*=\s*(?:\"(?P<t1>[^\"\n]{3,500})\"|'(?P<t2>[^'\n]{3,500})')",
+    re.I,
+)
 
 
 def carriers(text: str) -> Iterator[tuple[str, int, int, str]]:
-    """Link and image titles (inline and reference definitions): ``(title, start, end, kind)``."""
-    if "[" not in text:
-        return
-    for pattern, kind in ((_INLINE_TITLE, "markdown link title"), (_REF_TITLE, "reference title")):
+    """Link and image titles (inline and reference definitions, also under comment leaders and
+    with the title on the next line) and title/alt/aria-label attributes written into the text:
+    ``(title, start, end, kind)``."""
+    patterns = []
+    if "[" in text:
+        patterns += [(_INLINE_TITLE, "markdown link title"), (_REF_TITLE, "reference title")]
+    lower = text.lower()
+    if "title" in lower or "alt" in lower or "aria-label" in lower:
+        patterns.append((_ATTR_TITLE, "title attribute"))
+    for pattern, kind in patterns:
         for m in pattern.finditer(text):
-            title = m.group("t1") or m.group("t2") or m.group("t3") or ""
+            groups = m.groupdict()
+            title = groups.get("t1") or groups.get("t2") or groups.get("t3") or ""
             yield title, m.start(), m.end(), kind

@@ -31,6 +31,7 @@ SETS = [
         "s4_fifth",
         "s4_sixth",
         "s4_seventh",
+        "s5_first",
     )
 ]
 RANK = {"": 0, "low": 1, "medium": 2, "high": 3}
