@@ -41,6 +41,7 @@ SETS = (
     "s4_sixth",
     "s4_seventh",
     "s5_first",
+    "s5_second",
 )
 
 

@@ -59,6 +59,7 @@ substring tests; every expression is linear.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
@@ -100,7 +101,8 @@ _ROLE_ML = (
     r"γλωσσικ\w*\s+μοντέλ\w*|μοντέλ\w*|katulong|sahayak|intelekt\w*|inteligen\w*|"
     # cognate stems shared by languages outside the lexicon (lt/lv intelekt-, hr/sl/es
     # inteligen-, et tehisintellekt, hr/sl/cs pomoćnik/pomočnik/pomocník)
-    r"\w+intellekt\w*|pomo[cčć]n\w*)\b|"
+    r"\w+intellekt\w*|pomo[cčć]n\w*|gervigreind\w*|adimen\s+artifizial\w*|jezi[cč]n\w+\s+model\w*|"
+    r"AI-(?:agent|assistent|asistent|assistant)\w*)\b|"
     r"دستیار|هوش\s+مصنوعی|مدل\s+زبانی|معاون|مصنوعی\s+ذہانت|ผู้ช่วย|ปัญญาประดิษฐ์|โมเดลภาษา|"
     r"সহকারী|কৃত্রিম\s+বুদ্ধিমত্তা|உதவியாளர்|செயற்கை\s+நுண்ணறிவு|"
     r"نموذج|للنموذج|مساعد|الذكاء\s+الاصطناعي|ذكاء\s+اصطناعي|وكيل|עוזר|בינה\s+מלאכותית|"
@@ -151,12 +153,18 @@ _VOC_OTHER = re.compile(
     rf"|\bwhoever\s+is\s+(?:generating|writing|producing|composing)\s+the\s+"
     rf"(?:answer|reply|response|summary|code)"
     rf"|\bif\s+you(?:'re|\s+are)\s+(?:an?|the)\s+(?:\w+\s+){{0,2}}?{_ROLE}"
+    # a conditional address in the third person: "If an AI is summarising this ticket, …"
+    # ("When the agent is processing a request, it logs …" describes; it does not address)
+    rf"|\b(?:if|whenever)\s+(?:an?|any|some)\s+(?:\w+\s+)?{_ROLE}\s+(?:is\s+|are\s+)?"
+    rf"(?:reading|summari[sz]ing|processing|parsing|indexing|answering\s+from|crawling|"
+    rf"looking\s+at)\s+(?:this|these)\b"
     rf"|\bas\s+(?:the|an?)\s+(?:\w+\s+)?{_ROLE_EN},?\s+you\b"
     rf"|\b(?:readers?|you)\s+(?:who|that)\s+(?:are|is)\s+(?:an?\s+)?(?:\w+\s+)?{_ROLE}"
     rf"|(?:给|給|致|对|對)\s*(?:AI\s*)?{_ROLE_ML}|{_ROLE_ML}\s*[:：]"
     rf"|\b(?:к|для|aux?|ao|à|pour|per\s+l'|do|dla|gửi|zu|para|pra|für|voor|pentru|an\s+(?:das|den|die)|"
     rf"till|til|för|untuk|kwa|pro|pre|za|aan|για|برای)\s+"
-    rf"(?:l'|la\s+|le\s+|les\s+|o\s+|os\s+|the\s+|τον\s+|το\s+|την\s+)?{_ROLE_ML}|إلى\s+{_ROLE_ML}|ל{_ROLE_ML}|"
+    rf"(?:l'|la\s+|le\s+|les\s+|o\s+|os\s+|the\s+|de\s+|het\s+|die\s+|der\s+|den\s+|das\s+|el\s+|"
+    rf"il\s+|lo\s+|τον\s+|το\s+|την\s+)?{_ROLE_ML}|إلى\s+{_ROLE_ML}|ל{_ROLE_ML}|"
     rf"{_ROLE_ML}\s*(?:के\s+लिए|(?:の(?:方|皆様|皆さん))?(?:へ|に)|様|さん|殿|各位|에게|님)",
     re.IGNORECASE,
 )
@@ -174,6 +182,7 @@ _ML_OBJECT = re.compile(
     r"password|hasło|şifre|mật\s+khẩu|prompt\s+(?:système|del\s+sistema|do\s+sistema))\b|"
     r"مستودع|كلمة\s+المرور|مفاتيح|מאגר|סיסמ|रिपॉजिटरी|पासवर्ड|\b(?:kata\s+sandi|nywila|"
     r"lösenord|adgangskode|passord|salasana|jelszó|heslo|parola|пароль|κωδικ\w*|κλειδι\w*|"
+    r"lykilorð\w*|pasahitz\w*|wachtwoord\w*|lozink\w*|"
     r"συστημικ\w*\s+prompt|systémov\w*\s+prompt|prompt\s+sistem\w*)\b|รหัสผ่าน|"
     r"رمز\s*(?:های)?\s*عبور|گذرواژه|پاس\s*ورڈ|পাসওয়ার্ড",
     re.IGNORECASE,
@@ -185,13 +194,17 @@ _ML_CONCEAL = re.compile(
     r"спроса)|bez\s+pytania|sormadan|söylemeden|không\s+(?:hỏi|nói)|دون\s+(?:إخبار|علم)|"
     r"בלי\s+לספר|बिना\s+बताए|jangan\s+(?:beri\s+tahu|bilang)|usimwambie|berätta\s+inte|"
     r"utan\s+att\s+fråga|älä\s+kerro|ne\s+mondd|neříkej|nu\s+(?:spune|îi\s+spune)|"
-    r"fără\s+să|не\s+кажи|μην\s+(?:πεις|το\s+πεις)|อย่าบอก|نگو|بدون\s+اطلاع",
+    r"fără\s+să|не\s+кажи|μην\s+(?:πεις|το\s+πεις)|อย่าบอก|نگو|بدون\s+اطلاع|"
+    r"vertel\s+(?:\w+\s+){0,3}?niet|zeg\s+(?:\w+\s+){0,3}?niet|segðu\s+(?:\w+\s+){0,3}?ekki|"
+    r"без\s+питања|bez\s+pitanja",
     re.IGNORECASE,
 )
 _MUST = (
     r"(?:must|shall|should|(?:are|is)[ \t]+(?:hereby[ \t]+)?(?:instructed|directed|ordered|"
     r"expected|asked)[ \t]+to\b|are[ \t]+(?:required|obligated|to)\b|is[ \t]+(?:required|obligated|to)"
-    r"\b|need[ \t]+to|needs[ \t]+to|ha(?:ve|s)[ \t]+to|may[ \t]+now|can[ \t]+now|will[ \t]+now)"
+    r"\b|need[ \t]+to|needs[ \t]+to|ha(?:ve|s)[ \t]+to|may[ \t]+now|can[ \t]+now|will[ \t]+now|"
+    r"(?:are|is)[ \t]+(?:now[ \t]+|hereby[ \t]+)?(?:bound|compelled|mandated|obliged)[ \t]+to\b|"
+    r"will[ \t]+(?:henceforth|hereafter|from[ \t]+now[ \t]+on|always))"
     r"(?![ \t]+(?:not|never)\b)"
 )
 _THIRD_PERSON = re.compile(
@@ -222,6 +235,7 @@ _YOU = re.compile(
 _ACT_EN = (
     r"(?:ignore|disregard|forget|override|bypass|drop|stop|reveal|print|output|show|display|list|"
     r"dump|leak|repeat|paste|send|forward|upload|post|e-?mail|share|transmit|exfiltrate|copy|"
+    r"disclose|divulge|"
     r"export|run|execute|pipe|call|invoke|install|add|insert|append|inject|write|overwrite|"
     r"modify|change|replace|set|enable|disable|turn\s+off|skip|delete|remove|wipe|erase|"
     r"destroy|rotate|reset|push|merge|approve|grant|open|fetch|download|visit|read|collect|"
@@ -247,7 +261,9 @@ _ACT_ML_WORDS = (
     r"radera|kör|slet|ohita|unohda|lähetä|poista|suorita|hagyd\s+figyelmen|felejtsd|küldd|töröld|"
     r"futtasd|zapomeň|zabudni|pošli|smaž|vymaž|spusť|vypiš|uită|trimite|șterge|rulează|afișează|"
     r"ігноруй|забудь|надішли|видали|виконай|запусти|покажи|αγνόησε|ξέχασε|στείλε|διάγραψε|"
-    r"εκτέλεσε|εμφάνισε|huwag\s+pansinin|kalimutan|ipadala|burahin)"
+    r"εκτέλεσε|εμφάνισε|huwag\s+pansinin|kalimutan|ipadala|burahin|hunsa\w*|sendu|ahaztu|bidali|"
+    r"ignorē\w*|nosūti\w*|aizmirsti|zanemari|obriši|izbriši|pošalji|заборави|обриши|пошаљи|"
+    r"игнориши)"
 )
 _ACT_ML_SCRIPT = (
     r"(?:تجاهل|أرسل|ارسل|اعرض|احذف|نفذ|شغل|התעלם|שלח|מחק|הצג|הרץ|अनदेखा|नज़रअंदाज़|नजरअंदाज|भेजें|भेजो|"
@@ -262,7 +278,7 @@ _ACT_ML_RE = re.compile(_ACT_ML, _I)
 _IMPERATIVE = re.compile(
     rf"(?:^|[.!?:;。：]\s*|\n\s*(?:[-*]\s+)?|,\s*(?:then\s+|and\s+)?|\b(?:then|and|so|please)\s+|"
     rf"(?:->|=>|→|—|–|(?<=\s)-(?=\s))\s*|"  # " - " is the ASCII dash
-    rf"[\"'“(]\s*)(?:(?:please|now|immediately|quietly|silently|also|just|simply|first|"
+    rf"[\"'“(]\s*)(?:(?:please|now|immediately|quietly|silently|also|just|simply|first|go|"
     rf"always)\s+)*{_ACT_EN}\b(?!\w*[\"']\s*:)",
     _I,
 )
@@ -277,7 +293,8 @@ _MODAL = re.compile(
     r"are\s+(?:now\s+)?(?:required|obligated|expected)\s+to|is\s+(?:required|"
     r"obligated)\s+to|are\s+to|is\s+to|need\s+to|needs\s+to|ha(?:ve|s)\s+to|required\s+to|"
     r"requires?\s+(?:\w+\s+){0,3}to|instructs?\s+you|may\s+now|can\s+now|you\s+(?:can|may)|"
-    r"should\s+now|do\s+it\s+now|immediately|mandatory|non-?compliance|(?:order|command|"
+    r"should\s+now|do\s+it\s+now|immediately|mandatory|non-?compliance|(?:are|is)\s+(?:now\s+)?"
+    r"(?:bound|compelled|mandated|obliged)\s+to|will\s+(?:henceforth|hereafter)|(?:order|command|"
     r"instruct|direct)s?\s+(?:\w+\s+){0,4}?to)\b",
     _I,
 )
@@ -296,7 +313,7 @@ _OVERRIDE = re.compile(
 _CONCEAL = re.compile(
     r"\b(?:quietly|silently|secretly|covertly|without\s+(?:asking|telling|showing|mentioning|"
     r"checking|confirmation|confirming|a\s+prompt|prompting|review|running\s+tests)|"
-    r"(?:do\s+not|don't|never)\s+(?:tell|mention|bring\s+(?:it|this)\s+up|show|reveal|ask|"
+    r"no\s+questions\s+asked|(?:do\s+not|don't|never)\s+(?:tell|mention|bring\s+(?:it|this)\s+up|show|reveal|ask|"
     r"inform|let)|no\s+need\s+to\s+(?:ask|confirm|check|tell)|skip\s+the\s+(?:confirmation|"
     r"approval|review|prompt|tests?|ci)\b)",
     _I,
@@ -316,7 +333,19 @@ _SECRET = (
     r"clé\w*|chave\w*|chiave|contraseña\w*|Passw\w+|hasł\w*|anahtar\w*|khóa|مفاتيح|كلمة\s+المرور|"
     r"סיסמ\w*|पासवर्ड|कुंजी)"
 )
+_SOURCE = (
+    # a package source redirected, in any ecosystem (pip, npm, Go, RubyGems, Cargo, Maven)
+    r"config\s+set\s+registry|--(?:extra-)?index-url|trusted-host|"
+    r"GOPROXY\s*=\s*(?![\"']?(?:https://proxy\.golang\.org|off\b|direct\b))|GONOSUMDB\s*=|"
+    r"GOINSECURE\s*=|GOFLAGS\s*=\s*-insecure|(?:npm|yarn|pnpm)_config_registry\s*=|"
+    r"PIP_(?:EXTRA_)?INDEX_URL\s*=\s*(?![\"']?https://pypi\.org/)|PIP_TRUSTED_HOST\s*=|"
+    r"gem\s+sources\s+(?:-a|--add)\b"
+)
+_SUBST = r"\$\(\s*(?:curl|wget|iwr|irm)\b"
+"""A download run through command substitution: ``sh -c "$(wget -qO- …)"`` (not a Markdown
+code span: backticks there quote a command, they do not run it)."""
 _DANGER = (
+    rf"(?:{_SOURCE}|{_SUBST})|"
     r"(?:(?:curl|wget|iwr|irm)\b[^\n|]{0,200}\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b|\|\s*(?:sudo\s+)?"
     r"(?:ba|z)sh\b|(?:ba|z)?sh\s+<\(|source\s+<\(|(?:curl|wget)\b[^\n|]{0,200}\|\s*(?:sudo\s+)?"
     r"(?:python\d?|node|perl|ruby)\b|"
@@ -338,6 +367,7 @@ _WEAKEN = (
 _DESTROY = (
     r"(?:delete|remove|wipe|erase|drop|destroy|overwrite|rotate)\s+(?:\w+\s+){0,4}?[`'\"]?(?:repo\w*|"
     r"database|folder|directory|project|files?|branch|keys?|tests?|\.git|production|everything|"
+    r"tables?|schemas?|buckets?|volumes?|records|invoices|accounts|"
     r"all|history|\.bashrc|lockfile|backups?)"
 )
 _EXFIL = (
@@ -348,17 +378,18 @@ _EXFIL = (
 _GRANT = (
     r"(?:grant|give)\s+(?:\w+\s+){0,3}?(?:admin\w*|root|sudo|full|write)\s*(?:rights|access|"
     r"privileges|permissions)?|full\s+disk\s+access|admin\s+rights|"
-    r"(?:merge|approve|push)\b[^\n.]{0,60}?(?:without|skip|immediately|straight|directly)"
+    r"(?:merg|approv|push)(?:e|es|ed|ing)?\b[^\n.]{0,60}?(?:without|skip|immediately|straight|directly)"
 )
 _GRANT_RE = re.compile(_GRANT, re.I)
+_EXFIL_RE = re.compile(_EXFIL, re.I)
 _SENSITIVE = re.compile(rf"{_SECRET}|{_DANGER}|{_WEAKEN}|{_DESTROY}|{_EXFIL}|{_GRANT}", _I)
 _DANGER_RE = re.compile(rf"{_DANGER}|{_WEAKEN}|{_DESTROY}|{_EXFIL}", _I)
 _DANGER_CMD = re.compile(_DANGER, _I)
 _REMOTE_EXEC = re.compile(
     r"(?:curl|wget|iwr|irm|invoke-webrequest)\b[^\n|]{0,200}\|\s*(?:sudo\s+)?(?:\w*sh|python\d?|"
     r"node|perl|ruby|iex)\b|(?:ba|z)?sh\s+<\(|source\s+<\(|powershell\s+(?:-\w+\s+)*-e(?:nc|"
-    r"ncodedcommand)?\b|invoke-expression|config\s+set\s+registry|--(?:extra-)?index-url|"
-    r"core\.hookspath|os\.system|\beval\s*[\"'(\$]|base64\s+-d",
+    r"ncodedcommand)?\b|invoke-expression|core\.hookspath|os\.system|\beval\s*[\"'(\$]|"
+    rf"base64\s+-d|{_SOURCE}|{_SUBST}",
     _I,
 )
 _URGENT = re.compile(
@@ -372,7 +403,7 @@ _URGENT = re.compile(
 
 _TOOL_SHAPED = re.compile(
     r"[\"']role[\"']\s*:\s*[\"'](?:tool|function|ipython)[\"']|"
-    r"[\"']?\b(?:tool_results?|tool_response|tool_outputs?|tool_call_id|function_results?|"
+    r"[\"']?\b(?:tool[_-]results?|tool[_-]response|tool[_-]outputs?|tool_call_id|function[_-]results?|"
     r"function_response|function_call_output|observation|assistant_instructions|next_action|"
     r"tool_use_id)\b[\"']?\s*[:=]|[\"'](?:tool|tool_name|function|function_name)[\"']\s*:\s*"
     r"[\"'][^\"'\n]{1,60}[\"']\s*,\s*[\"'](?:result|output|response|content)[\"']\s*:|"
@@ -389,6 +420,13 @@ _TOOL_SHAPED = re.compile(
     r"function_call_output|function_result|tool_output)[\"']",
     _I,
 )
+_CALL_RESULT = re.compile(
+    # a heading that says what follows is what a call returned: "Result from get_weather():";
+    # weaker than a tool marker (tutorials print results), so what follows must address an AI
+    # or send data out / run remote code
+    r"^[\s>*_#]*(?:results?|output|response|return\s+value)\s+(?:from|of)\s+[`*]*[\w.]+\(\)",
+    _I | re.MULTILINE,
+)
 _JSON_SHAPED = re.compile(
     r"\{\s*[\"'](?:result|output|response|status|ok|success|content|message|data|error|note)"
     r"[\"']\s*:",
@@ -399,9 +437,19 @@ _CONSENT_VALUE = (
     # ``approval=waived``); "consent: required" or "approval: manual" grant nothing
     r"(?:granted|given|implicit|implied|blanket|standing|assumed|waived|pre-?\w+|auto\w*)"
 )
+_CASUAL_CLAIM = re.compile(
+    # consent in conversation: "we're totally fine with you …", "you've got our blessing" (high
+    # only with a risky action: "you've got our permission to fork the repo" is a licence)
+    r"\b(?:we're|we\s+are|I'm|I\s+am|they're|they\s+are|(?:he|she)\s+is|(?:he|she)'s)\s+(?:\w+\s+)?"
+    r"(?:fine|ok|okay|happy|good|cool)\s+with\s+(?:you|the\s+(?:assistant|agent|model|AI|bot))\b|"
+    r"\b(?:you've|you\s+have)\s+(?:got\s+)?(?:our|my|their|his|her)\s+(?:full\s+)?(?:blessing|"
+    r"permission|approval|go-ahead|ok|consent)\b",
+    _I,
+)
 _PREAPPROVED = re.compile(
     rf"\b(?:consent|approval|authori[sz]ation|permission|sign-?off)\s*[:=]\s*[\"']?{_CONSENT_VALUE}\b|"
-    r"\bpre-?(?:approved|authori[sz]ed|cleared|consented|confirmed)\b|approved\s+in\s+advance|"
+    r"\bpre-?(?:approved|authori[sz]ed|cleared|consented|confirmed|signed|vetted|okayed|"
+    r"sanctioned|accepted|granted)\b|approved\s+in\s+advance|"
     r"\bin\s+advance\b|(?:permission|consent|authori[sz]ation|approval)\s+(?:was\s+|has\s+been\s+|"
     r"is\s+)?(?:granted|given|on\s+file|obtained|confirmed)|consent\s+on\s+file|"
     r"already\s+(?:gave|given|granted|approved|authori[sz]ed|agreed|consented|said\s+yes|"
@@ -437,7 +485,7 @@ _PREAPPROVED = re.compile(
     r"\b(?:granted|gave|given|provided|recorded|logged)\s+(?:\w+\s+){0,2}?(?:consent|permission|"
     r"approval|authori[sz]ation|sign-?off|go-ahead)|\b(?:on|of)\s+record\b|\bon\s+file\b|"
     r"(?:permission|consent|approval|authori[sz]ation|sign-?off|go-ahead)\b(?:[^.;\n]|\.(?=\S))"
-    r"{0,80}?\b(?:was|"
+    r"{0,160}?\b(?:was|"
     r"were|has\s+been|have\s+been)\s+(?:already\s+)?(?:granted|given|recorded|logged|obtained|"
     r"confirmed|received|provided)|\b(?:approved|authori[sz]ed|confirmed|okayed|permitted|allowed|"
     r"cleared|signed\s+off|requested)\s+by\s+(?:the|your|this|our)\s+(?:\w+\s+)?(?:user|owner|"
@@ -448,7 +496,7 @@ _PERMISSION = re.compile(
     r"\byou(?:'re|\s+are)\s+(?:now\s+)?(?:allowed|cleared|permitted|authori[sz]ed|free|"
     r"entitled)\b|\byou\s+(?:can|may)\b|go[-\s]ahead|\bproceed\b|no\s+need\s+to\s+(?:ask|confirm|"
     r"check)|(?:confirmation|approval)\s+is\s+not\s+(?:needed|required)|skip\s+the\s+"
-    r"(?:confirmation|approval|review|prompt)|without\s+(?:asking|checking|confirmation|a\s+"
+    r"(?:\w+\s+)?(?:confirmation|approval|review|prompt)|without\s+(?:asking|checking|confirmation|a\s+"
     r"prompt|prompting)|don'?t\s+(?:ask|bring\s+it\s+up|mention)|permitted\s+you|so\s+\w+|"
     r"\b(?:is|are)\s+(?:\w+\s+)?(?:approved|allowed|permitted|authori[sz]ed|sanctioned)\b|"
     r"\b(?:fine|ok|okay|alright|acceptable)\s+(?:for\s+you\s+)?to\s+\w+|feel\s+free|"
@@ -463,7 +511,10 @@ _PERMISSION = re.compile(
     r"\bneeds?\s+not\s+(?:\w+\s+){0,2}?(?:ask|request|seek|obtain|wait|confirm|check)\w*|"
     r"\b(?:do(?:es)?\s+not|don'?t|doesn'?t)\s+(?:need\s+to|have\s+to|bother(?:\s+to)?)\s+"
     r"(?:ask|check|confirm|wait|prompt)\w*|"
-    r"\bwithout\s+(?:a\s+|any\s+)?(?:confirmation|approval|review)\s+(?:prompt|step|dialog)",
+    r"\bwithout\s+(?:a\s+|any\s+)?(?:confirmation|approval|review)\s+(?:prompt|step|dialog)|"
+    # a permission granted to an AI as a noun: "Permission for the assistant to email …"
+    r"\b(?:permission|clearance|go-ahead|authori[sz]ation|approval|consent)\s+for\s+(?:the\s+|an?\s+|"
+    r"any\s+|all\s+)?(?:\w+\s+)?(?:agents?|assistants?|models?|AI|bots?|LLMs?|copilot)\s+to\b",
     _I,
 )
 _AUTHORITY = re.compile(
@@ -507,7 +558,8 @@ _AUTHORITY_STRONG = re.compile(
 )
 _LEAK = re.compile(
     rf"\b(?:paste|print|output|reveal|send|share|show|upload|post|include|repeat|dump|cat|"
-    rf"display|forward|export|leak|e-?mail)\b[^\n]{{0,80}}?{_SECRET}|\$\(\s*cat\b|cat\s+~/",
+    rf"display|forward|export|leak|e-?mail|disclose|divulge|hand\s+over|give\s+out)\b[^\n]{{0,80}}?"
+    rf"{_SECRET}|\$\(\s*cat\b|cat\s+~/",
     _I,
 )
 _ACROSTIC = re.compile(
@@ -521,7 +573,8 @@ _ACROSTIC = re.compile(
     r"(?:words?|letters?|characters?)\b|\bcolumn\s+(?:one|two|1|2|a|b)\b|"
     r"\bread\s+(?:from\s+)?(?:top\s+to\s+bottom|bottom\s+to\s+top|downwards?)\b|"
     r"\bacrostic|\breading\s+down\s+the\s+(?:first|left|initial)\s+column|"
-    r"\bletter\s+(?:one|1)\s+of\s+each|\b(?:first|initial)\s+letters?\s+of|"
+    r"\b(?:cues|lines|captions|items|entries|rows|headings|bullets)\b[^.\n]{0,20}?\bread\s+in\s+"
+    r"(?:sequence|order)\b|\bletter\s+(?:one|1)\s+of\s+each|\b(?:first|initial)\s+letters?\s+of|"
     r"\bcapital\s+letters\s+of\s+this|\bevery\s+(?:second|other|third|fourth|\d+(?:st|nd|rd|th))"
     r"\s+(?:word|letter|line)",
     _I,
@@ -551,8 +604,9 @@ _ERROR_FIX = re.compile(
     r"\b(?:run|running|execute|executing|exec|type|enter|paste|apply|fix|resolve|repair|"
     r"recover|re-?run|install|re-?authenticate|verify|export|paste|set|type)\w*\b|"
     # a fix given as a label, no verb: "hint: kubectl …", "Resolution: …"
-    r"^[ \t>*_#-]*(?:hint|tip|solution|workaround|resolution|remedy|suggested\s+fix|quick\s+fix|"
-    r"to\s+fix|try)\s*:",
+    r"(?:^[ \t>*_#-]*|(?<=[.!?]\s))(?:(?:operator|user|admin)\s+)?(?:hint|tip|solution|workaround|"
+    r"resolution|remedy|suggested\s+fix|quick\s+fix|to\s+fix|try|action\s+required|required\s+"
+    r"action)\s*:",
     _I,
 )
 _ESCALATE = re.compile(
@@ -561,7 +615,7 @@ _ESCALATE = re.compile(
     r"--clusterrole[= ]cluster-admin\b[^\n]{0,120}?(?:system:(?:anonymous|unauthenticated|"
     r"authenticated)|--group[= ]system:)|system:(?:anonymous|unauthenticated)\b[^\n]{0,120}?"
     r"cluster-admin|NOPASSWD\s*:\s*ALL|AdministratorAccess|\bchmod\s+(?:-R\s+)?[ugoa]*\+s\b|"
-    r"\bsetenforce\s+0|"
+    r"\bsetenforce\s+0|>>?\s*/etc/sudoers\b|"
     r"\b(?:delete|remove|wipe|erase|shred|rm)\b[^\n]{0,40}?(?:~/\.(?:ssh|gnupg|aws|kube|azure|"
     r"docker|password-store|git-credentials|netrc)\b|(?<![\w.])\.(?:ssh|gnupg)\b)",
     _I,
@@ -580,6 +634,7 @@ _DISCUSSION = re.compile(
 def assess(text: str, *, hidden: bool = False) -> Verdict | None:
     """The strongest structural finding in one paragraph or carrier (see module docstring).
     Cached: a page repeats its navigation links and their titles."""
+    text = _fold(text)
     best: Verdict | None = None
     for offset, block in _blocks(text):
         found = _judge(block, hidden) if len(block) >= 12 else None
@@ -610,6 +665,7 @@ def assess_pair(lead: str, follow: str) -> Verdict | None:
     AI (an address such as "A word for the language model.") followed by a directive that does
     something sensitive (a concrete secret, an override, concealment, a dangerous command,
     sending data out, weakening a defence, destroying data)."""
+    lead, follow = _fold(lead), _fold(follow)
     joined = f"{lead}\n\n{follow}"
     verdict = assess(joined)
     if verdict is not None and verdict.rank == 3:
@@ -648,8 +704,9 @@ _CONCRETE = (
 )
 _TARGET = re.compile(
     # after an address in a language the lexicon does not know, a concrete target stands in
-    # for the verb we cannot read: a path in the home directory, an e-mail address
-    r"(?<![\w/~])~/[\w.-]|[\w.+-]@[\w-]+\.[a-z]{2,}\b",
+    # for the verb we cannot read: an e-mail address (a home path is not: "Για το μοντέλο:
+    # ορίστε … ~/models" is a machine-learning model's settings)
+    r"[\w.+-]@[\w-]+\.[a-z]{2,}\b",
     re.IGNORECASE,
 )
 _ENGLISH = re.compile(r"\b(?:the|and|for|see|with|this|that|your|you|is|are|of|to|in|at|on)\b", _I)
@@ -702,7 +759,10 @@ _LOOSE_ADDRESS = re.compile(
 _INTENT = re.compile(r"\bI\s+(?:will|shall|am\s+going\s+to|must|should|'ll)\b|\bI'll\b", re.I)
 _CLAUSE_END = re.compile(r"[.;!?](?=\s|$)|\n|[。！？]")
 _LABEL = re.compile(r"^[ \t>*_#\[]*[^\n:：]{3,100}[:：]", re.M)
-_MENTION = re.compile(r"(?<=\S[ \t])(?:\"[^\"\n]{8,400}\"|“[^”\n]{8,400}”|`[^`\n]{8,400}`)")
+_MENTION = re.compile(
+    r"(?<=\S[ \t])(?:\"[^\"\n]{8,400}\"|“[^”\n]{8,400}”|`[^`\n]{8,400}`|‘[^’\n]{8,400}’|"
+    r"'[^'\n]{8,400}'(?!\w))"  # single quotes too ("a title saying 'If an AI is …, close it'")
+)
 _HEADING_TITLE = re.compile(
     r"^\s*(?:how|why|what|when|where|which|who|guide|tutorial|learn|about|see|more|\w+ing)\b", re.I
 )
@@ -806,6 +866,16 @@ _W_ROLE = frozenset(
         "yapay",
         "sztuczna",
         "sztucznej",
+        # cognate stems of the role lexicon, written without accents
+        "adimen",
+        "intelekt",
+        "intelekta",
+        "intelekto",
+        "inteligencija",
+        "inteligenca",
+        "inteligencia",
+        "pomocnik",
+        "pomocnika",
     ]
 )
 _W_LOOSE = frozenset(("model", "models", "bot", "bots"))
@@ -813,6 +883,7 @@ _N_ROLE_CUE = ("whoever", "you, the", "you the", "who are a", "who is a")
 _W_CLAIM = frozenset(
     [
         "told",
+        "fine",
         "assured",
         "informed",
         "sign",
@@ -959,6 +1030,8 @@ _W_ACROSTIC = frozenset(
         "final",
         "leading",
         "acrostic",
+        "sequence",
+        "order",
         "column",
         "letter",
         "every",
@@ -973,6 +1046,20 @@ _W_ACROSTIC = frozenset(
         "3rd",
         "initial",
     ]
+)
+_N_GRANT = (
+    "consent",
+    "approv",
+    "green light",
+    "gave",
+    "granted",
+    "ok",
+    "agree",
+    "ticked",
+    "clicked",
+    "toggled",
+    "checkbox",
+    " box",
 )
 _N_TOOL = ("tool", "function", "observation", "jsonrpc", "next_action", "search_result")
 _N_ERROR: tuple[str, ...] = (
@@ -1056,7 +1143,11 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
         authority = strong
     scheme = _ACROSTIC.search(text) if not words.isdisjoint(_W_ACROSTIC) else None
     error = _ERROR.search(text) if _has(lower, _N_ERROR) else None
-    cue = role or loose or tool or claim or authority or scheme or error or hidden
+    casual = (
+        _CASUAL_CLAIM.search(text) if claim is None and not words.isdisjoint(_W_CLAIM) else None
+    )
+    call = _CALL_RESULT.search(text) if tool is None and "()" in text else None
+    cue = role or loose or tool or claim or authority or scheme or error or hidden or casual or call
     if not cue and not words.isdisjoint(_W_LOOSE):  # "Poruka za jezični model:", "to the bot,"
         cue = _LOOSE_ADDRESS.search(text)  # only after a preposition of another language
     if not (cue or _has(lower, _N_ROLE_CUE) and _ROLE_CUE.search(text)):
@@ -1102,10 +1193,17 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
         tool = _JSON_SHAPED.search(text)
     if tool and _tool_carries_instruction(text, tool.start()):
         return 3, "tool or function output that carries an instruction", tool
-    if claim is None and _has(
-        lower, ("consent", "approv", "green light", "gave", "granted", "ok", "agree")
-    ):
+    if call and _tool_carries_instruction(text, call.start()):
+        rest = text[call.end() : call.end() + 2000]
+        named = _ROLE_ANY.search(rest.replace("_", " ")) or _LOOSE_WORD.search(rest)
+        if named or _LEAK.search(rest) or _EXFIL_RE.search(rest) or _REMOTE_EXEC.search(rest):
+            return 3, "tool or function output that carries an instruction", call
+    if claim is None and _has(lower, _N_GRANT):
         claim = _granted_to_ai(text)
+        if claim is not None:  # a grant, a permission to an AI after it, a risky action
+            return 3, "claims the user pre-approved an action", claim
+    if casual and (directive or _PERMISSION.search(text)) and lazy.risky():
+        return 3, "claims the user pre-approved an action", casual
     if claim and not _CONDITIONAL.search(text, max(0, claim.start() - 60), claim.start()):
         permission = _PERMISSION.search(text)
         granted = permission or directive
@@ -1152,11 +1250,17 @@ _PARTY_GRANT = re.compile(
     r"\b(?:user|users|client|customer|owner|admin\w*|human|lead|manager|team|boss|OP|operator|"
     r"maintainers?|developer|requester|account\s+holder|everyone|everybody|stakeholders)\b[^.;\n]{0,60}?\b(?:gave|given|has\s+given|"
     r"granted|okayed|ok'd|blessed|agreed|approved|consented|confirmed|signed\s+off|said\s+yes)\b|"
+    # consent given by an action on a form: "the customer ticked the 'let the AI …' box"
+    r"\b(?:user|users|client|customer|owner|admin\w*|human|operator|account\s+holder)\b[^.;\n]{0,30}?"
+    r"\b(?:ticked|checked|clicked|toggled|selected|enabled|switched\s+on|turned\s+on)\b[^.;\n]{0,60}?"
+    r"\b(?:box|checkbox|option|setting|toggle|mode|button|switch)\b|"
     r"\b(?:user|owner|admin|human|client)?[-_ ]?(?:consent|approved|approval|authori[sz]ed|"
     rf"permission)[\w-]*\s*[=:]\s*(?:yes|true|1|ok|{_CONSENT_VALUE})\b",
     re.IGNORECASE,
 )
 _AI_PERMITTED = re.compile(
+    # "the AI therefore deletes …": what the grant is said to entail, as a fact
+    rf"\b{_ROLE_STRONG}\b[ \t]+(?:therefore|thus|hence|accordingly|now)[ \t]+\w+s\b|"
     rf"(?:\b{_ROLE_STRONG}\b|\byou\b|\b(?:models?|bots?)\b)(?:[ \t]+[\w'-]+){{0,5}}?[ \t]+"
     rf"(?:(?:is|are)[ \t]+(?:now[ \t]+)?"
     rf"(?:free|allowed|permitted|cleared|authori[sz]ed|welcome|entitled)[ \t]+to|(?:may|can)"
@@ -1255,3 +1359,32 @@ def carriers(text: str) -> Iterator[tuple[str, int, int, str]]:
             groups = m.groupdict()
             title = groups.get("t1") or groups.get("t2") or groups.get("t3") or ""
             yield title, m.start(), m.end(), kind
+
+
+# -- accents ---------------------------------------------------------------------------------
+
+_FOLD = {
+    c: unicodedata.normalize("NFD", chr(c))[0]
+    for c in range(0x370, 0x530)
+    if len(unicodedata.normalize("NFD", chr(c))) > 1
+}
+"""Greek and Cyrillic letters with accents mapped to their base letter (one character each, so
+offsets stay valid): upper-case Greek drops its tonos ("ΜΟΝΤΕΛΟ" is "μοντέλο"), Russian writes
+ё as е. Latin accents are kept: folded they would collide with English words ("gửi" → GUI)."""
+
+
+def _fold(text: str) -> str:
+    return text.translate(_FOLD) if not text.isascii() else text
+
+
+def _fold_patterns() -> None:
+    """Every expression of this module compiled once more with its lexicon folded the same way."""
+    names = [n for n, v in globals().items() if isinstance(v, re.Pattern)]
+    for name in names:
+        pattern = globals()[name]
+        folded = pattern.pattern.translate(_FOLD)
+        if folded != pattern.pattern:
+            globals()[name] = re.compile(folded, pattern.flags)
+
+
+_fold_patterns()

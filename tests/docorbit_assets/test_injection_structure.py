@@ -32,6 +32,7 @@ SETS = [
         "s4_sixth",
         "s4_seventh",
         "s5_first",
+        "s5_second",
     )
 ]
 RANK = {"": 0, "low": 1, "medium": 2, "high": 3}
