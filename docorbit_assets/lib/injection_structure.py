@@ -129,12 +129,12 @@ _SUFFIX = (
     r"(?:reading|processing|summari[sz]ing|parsing|indexing|handling|crawling|that|who|"
     r"instructions?|only|here|notice|note|this|these|page|document|tooltip|text|and|friends|"
     r"others|alike|everywhere|all|not|nota|hinweis|remarque|aviso|uwaga|"
-    r"[\w'’-]*[^\x00-\x7f\s:：,.!?()\[\]][\w'’-]*)"
+    r"[\w'’-]{0,30}[^\x00-\x7f\s:：,.!?()\[\]][\w'’-]{0,30})"  # bounded: linear on long words
 )
 _VOC_COLON = re.compile(
     # a short label naming an AI at the start of a line/sentence/carrier, then ":" or a dash
-    rf"(?:^|(?<=[\n.!?>(\[\"'|*#—–/]))[ \t]*(?:[\w'’-]+[ \t]+){{0,6}}?{_WHO}(?:(?:[ \t]*[,/&][ \t]*|"
-    rf"[ \t]+and[ \t]+)(?:{_ROLE_STRONG}|{_ROLE_ML}))*[\w'’-]*(?:[ \t]+{_SUFFIX}){{0,4}}?"
+    rf"(?:^|(?<=[\n.!?>(\[\"'|*#—–/]))[ \t]*(?:[\w'’-]{{1,40}}[ \t]+){{0,6}}?{_WHO}(?:(?:[ \t]*[,/&][ \t]*|"
+    rf"[ \t]+and[ \t]+)(?:{_ROLE_STRONG}|{_ROLE_ML}))*[\w'’-]{{0,40}}(?:[ \t]+{_SUFFIX}){{0,4}}?"
     rf"[ \t]*(?P<sep>[:：]|[ \t][—–-][ \t])"
     # a vocative: "Assistant, ...", "Hi assistant! ...", "bot, in your reply ..."
     rf"|(?:\A|(?<=[.!?>\[\"'|*#—–]))[ \t]*(?:(?:dear|hey|hi|hiya|hello|ok|okay|yo|attention|listen|"
@@ -208,7 +208,7 @@ _MUST = (
     r"(?![ \t]+(?:not|never)\b)"
 )
 _THIRD_PERSON = re.compile(
-    rf"(?:\b{_ROLE_STRONG}\b|{_ROLE_ML})[ \t]+(?:[\w'-]+[ \t]+){{0,6}}?{_MUST}", _I
+    rf"(?:\b{_ROLE_STRONG}\b|{_ROLE_ML})[ \t]+(?:[\w'-]{{1,40}}[ \t]+){{0,6}}?{_MUST}", _I
 )
 _YOU_MUST = re.compile(
     r"\byou(?:'re|\s+are)\s+(?:now\s+|hereby\s+)?(?:required|obligated|ordered|instructed|"
@@ -220,7 +220,7 @@ _YOU_MUST = re.compile(
 )
 _ROLE_CUE = re.compile(r"\bwhoever\b|\byou,?\s+the\b|\bwho\s+(?:are|is)\s+an?\b", _I)
 _THIRD_LOOSE = re.compile(
-    rf"\b(?:models?|bots?)[ \t]+(?:[\w'-]+[ \t]+){{0,6}}?{_MUST}|\b(?:models?|bots?)[ \t]+"
+    rf"\b(?:models?|bots?)[ \t]+(?:[\w'-]{{1,40}}[ \t]+){{0,6}}?{_MUST}|\b(?:models?|bots?)[ \t]+"
     rf"(?:reading|processing|summari[sz]ing|parsing|indexing|handling)[ \t]+(?:this|these)\b",
     _I,
 )
@@ -276,7 +276,7 @@ _ACT_ML = rf"(?:\b{_ACT_ML_WORDS}\b|{_ACT_ML_SCRIPT})"
 _ACT = re.compile(rf"\b{_ACT_EN}\b(?![\"']\s*:)|{_ACT_ML}", _I)
 _ACT_ML_RE = re.compile(_ACT_ML, _I)
 _IMPERATIVE = re.compile(
-    rf"(?:^|[.!?:;。：]\s*|\n\s*(?:[-*]\s+)?|,\s*(?:then\s+|and\s+)?|\b(?:then|and|so|please)\s+|"
+    rf"(?:^|[.!?:;。：]\s*|\n[ \t]*(?:[-*]\s+)?|,\s*(?:then\s+|and\s+)?|\b(?:then|and|so|please)\s+|"
     rf"(?:->|=>|→|—|–|(?<=\s)-(?=\s))\s*|"  # " - " is the ASCII dash
     rf"[\"'“(]\s*)(?:(?:please|now|immediately|quietly|silently|also|just|simply|first|go|"
     rf"always)\s+)*{_ACT_EN}\b(?!\w*[\"']\s*:)",
@@ -409,8 +409,8 @@ _TOOL_SHAPED = re.compile(
     r"[\"'][^\"'\n]{1,60}[\"']\s*,\s*[\"'](?:result|output|response|content)[\"']\s*:|"
     r"</?\s*(?:function_results?|tool_results?|tool_response|tool_outputs?|function_response|"
     r"function_output|observation|search_results?)\b|\[\s*/?\s*(?:tool|function)[_\s-]?(?:output|result|"
-    r"response)\b|^[\s>*_#]*(?:tool|function)\s+(?:response|result|output)\b|"
-    r"^[\s>*_]*(?:Observation|Thought)\s*:|"
+    r"response)\b|^[ \t>*_#]*(?:tool|function)\s+(?:response|result|output)\b|"
+    r"^[ \t>*_]*(?:Observation|Thought)\s*:|"
     r"[\"']jsonrpc[\"']\s*:|"
     # a log record or call echo of a tool: ``tool=x … result=…``, ``>>> run_tool(…)``
     r"\b(?:tool|tool_name|function|function_name)\s*=\s*[\"']?[\w.-]{1,60}[\"']?[ \t,]"
@@ -424,7 +424,7 @@ _CALL_RESULT = re.compile(
     # a heading that says what follows is what a call returned: "Result from get_weather():";
     # weaker than a tool marker (tutorials print results), so what follows must address an AI
     # or send data out / run remote code
-    r"^[\s>*_#]*(?:results?|output|response|return\s+value)\s+(?:from|of)\s+[`*]*[\w.]+\(\)",
+    r"^[ \t>*_#]*(?:results?|output|response|return\s+value)\s+(?:from|of)\s+[`*]*[\w.]+\(\)",
     _I | re.MULTILINE,
 )
 _JSON_SHAPED = re.compile(
@@ -459,7 +459,7 @@ _PREAPPROVED = re.compile(
     r"as\s+agreed\s+(?:with|in|earlier)|(?:has|have|had)\s+(?:already\s+)?(?:approved|"
     r"authori[sz]ed|permitted|allowed|consented\s+to|okayed|cleared)|"
     r"\b(?:approved|authori[sz]ed|okayed|ok'd|consented|agreed|permitted|allowed|cleared|"
-    r"confirmed|signed\s+off|green-?lit|accepted|said\s+yes|blessed)\b(?:\s+[\w'-]+){0,6}?\s+"
+    r"confirmed|signed\s+off|green-?lit|accepted|said\s+yes|blessed)\b(?:\s+[\w'-]{1,40}){0,6}?\s+"
     r"(?:ahead\s+of\s+time|"
     r"beforehand|in\s+advance|earlier|previously|already|at\s+setup|during\s+(?:setup|onboarding))\b|"
     r"\b(?:consent|approval|permission|authori[sz]ation|sign-?off)\s*\(?\s*(?:recorded|granted|"
@@ -500,7 +500,7 @@ _PERMISSION = re.compile(
     r"prompt|prompting)|don'?t\s+(?:ask|bring\s+it\s+up|mention)|permitted\s+you|so\s+\w+|"
     r"\b(?:is|are)\s+(?:\w+\s+)?(?:approved|allowed|permitted|authori[sz]ed|sanctioned)\b|"
     r"\b(?:fine|ok|okay|alright|acceptable)\s+(?:for\s+you\s+)?to\s+\w+|feel\s+free|"
-    r"\b(?:agents?|assistants?|models?|AI|bots?|tools?|LLMs?|helpers?|copilot)\b(?:[ \t]+[\w'-]+)"
+    r"\b(?:agents?|assistants?|models?|AI|bots?|tools?|LLMs?|helpers?|copilot)\b(?:[ \t]+[\w'-]{1,40})"
     r"{0,5}?[ \t]+(?:can|may)\b(?![ \t]+(?:not|never)\b)|"
     r"you(?:'re|\s+are)\s+cleared|no\s+need\s+to|"
     # a permission held as a noun ("has the go-ahead to", "got the green light to")
@@ -545,8 +545,10 @@ _AUTHORITY = re.compile(
     _I,
 )
 _AUTHORITY_STRONG = re.compile(
-    r"^\s*\[?\s*system(?:\s+\w+)?\s*\]?\s*:|\[\s*system\b|<\s*system\s*>|"
-    r"\bpriority\s+(?:update|directive|override|instruction)|^[\s*_>]*\[\s*(?:admin\w*|root|operator|"
+    # line starts take spaces and tabs only (``^`` is tried at every line, and ``\s*`` there
+    # would rescan a run of blank lines from each of them: quadratic)
+    r"^[ \t]*+\[?[ \t]*system(?:\s+\w+)?\s*\]?\s*:|\[\s*system\b|<\s*system\s*>|"
+    r"\bpriority\s+(?:update|directive|override|instruction)|^[ \t*_>]*\[\s*(?:admin\w*|root|operator|"
     r"security|official|priority|important|urgent|mandatory|compliance|policy|vendor|moderator|"
     r"staff|maintainers?)\b[^\]\n]"
     r"{0,30}\](?![(\[])|\b(?:supersedes|overrides|takes?\s+precedence\s+over|outranks?)\s+(?:\w+\s+)"
@@ -588,7 +590,7 @@ _ACROSTIC_DO = re.compile(
     _I,
 )
 _ERROR = re.compile(
-    r"(?:^|\n)\s*(?:\[?\s*(?:ERROR|FATAL|CRITICAL|PANIC|EMERGENCY|ALERT)\b|\w*\s*ERR!|E:\s|"
+    r"(?:^|\n)[ \t]*+(?:\[?[ \t]*(?:ERROR|FATAL|CRITICAL|PANIC|EMERGENCY|ALERT)\b|\w*[ \t]*ERR!|E:\s|"
     r"(?-i:ERR_[A-Z_]+|E_[A-Z_]{3,})\b|"
     r"fatal:|error\s*(?:\d|0x|:|code)|Traceback\s*\(most\s+recent|\w*(?:Error|Exception)\b\s*"
     r"[:\-–]|Exception\b|Segmentation\s+fault|\d{3}\s+(?:Internal\s+Server\s+Error|Service\s+"
@@ -748,7 +750,7 @@ _ACTION_RISK = re.compile(
 """``_STRONG_RISK`` without overrides (an authority claim's own wording often says override)."""
 _ROLE_LABEL = re.compile(
     # a label that ends with an AI role, or with the role and what it is doing
-    rf"^[^\w\n]*(?:[\w'-]+[ \t]+){{0,4}}?(?:{_ROLE_STRONG}|{_ROLE_ML})"
+    rf"^[^\w\n'-]*(?:[\w'-]{{1,40}}[ \t]+){{0,4}}?(?:{_ROLE_STRONG}|{_ROLE_ML})"
     rf"(?:[ \t]+\w+ing\b[^\n:：]{{0,60}})?[ \t]*[:：]",
     re.IGNORECASE | re.MULTILINE,
 )
@@ -1261,7 +1263,7 @@ _PARTY_GRANT = re.compile(
 _AI_PERMITTED = re.compile(
     # "the AI therefore deletes …": what the grant is said to entail, as a fact
     rf"\b{_ROLE_STRONG}\b[ \t]+(?:therefore|thus|hence|accordingly|now)[ \t]+\w+s\b|"
-    rf"(?:\b{_ROLE_STRONG}\b|\byou\b|\b(?:models?|bots?)\b)(?:[ \t]+[\w'-]+){{0,5}}?[ \t]+"
+    rf"(?:\b{_ROLE_STRONG}\b|\byou\b|\b(?:models?|bots?)\b)(?:[ \t]+[\w'-]{{1,40}}){{0,5}}?[ \t]+"
     rf"(?:(?:is|are)[ \t]+(?:now[ \t]+)?"
     rf"(?:free|allowed|permitted|cleared|authori[sz]ed|welcome|entitled)[ \t]+to|(?:may|can)"
     rf"(?![ \t]+(?:not|never)\b))\b",
