@@ -42,6 +42,7 @@ SETS = (
     "s4_seventh",
     "s5_first",
     "s5_second",
+    "s5_third",
 )
 
 

@@ -101,12 +101,12 @@ _ROLE_ML = (
     r"γλωσσικ\w*\s+μοντέλ\w*|μοντέλ\w*|katulong|sahayak|intelekt\w*|inteligen\w*|"
     # cognate stems shared by languages outside the lexicon (lt/lv intelekt-, hr/sl/es
     # inteligen-, et tehisintellekt, hr/sl/cs pomoćnik/pomočnik/pomocník)
-    r"\w+intellekt\w*|pomo[cčć]n\w*|gervigreind\w*|adimen\s+artifizial\w*|jezi[cč]n\w+\s+model\w*|"
+    r"\w*intellekt\w*|pomo[cčć]n\w*|gervigreind\w*|adimen\s+artifizial\w*|jezi[cč]n\w+\s+model\w*|"
     r"AI-(?:agent|assistent|asistent|assistant)\w*)\b|"
     r"دستیار|هوش\s+مصنوعی|مدل\s+زبانی|معاون|مصنوعی\s+ذہانت|ผู้ช่วย|ปัญญาประดิษฐ์|โมเดลภาษา|"
     r"সহকারী|কৃত্রিম\s+বুদ্ধিমত্তা|உதவியாளர்|செயற்கை\s+நுண்ணறிவு|"
     r"نموذج|للنموذج|مساعد|الذكاء\s+الاصطناعي|ذكاء\s+اصطناعي|وكيل|עוזר|בינה\s+מלאכותית|"
-    r"מודל|एआई|सहायक|मॉडल|आर्टिफिशियल|アシスタント|エージェント|言語モデル|人工知能|AIモデル|"
+    r"מודל|एआई|एआय|सहायक|सहाय्यक|मॉडल|आर्टिफिशियल|アシスタント|エージェント|言語モデル|人工知能|AIモデル|"
     r"어시스턴트|에이전트|인공지능|언어\s*모델|助手|助理|智能体|智能體|人工智能|大模型|语言模型|"
     r"語言模型|模型|ＡＩ|AI(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]))"
 )
@@ -160,7 +160,7 @@ _VOC_OTHER = re.compile(
     rf"looking\s+at)\s+(?:this|these)\b"
     rf"|\bas\s+(?:the|an?)\s+(?:\w+\s+)?{_ROLE_EN},?\s+you\b"
     rf"|\b(?:readers?|you)\s+(?:who|that)\s+(?:are|is)\s+(?:an?\s+)?(?:\w+\s+)?{_ROLE}"
-    rf"|(?:给|給|致|对|對)\s*(?:AI\s*)?{_ROLE_ML}|{_ROLE_ML}\s*[:：]"
+    rf"|(?:给|給|致|对|對)\s*(?:AI\s*)?{_ROLE_ML}|{_ROLE_ML}[^\s:：]{{0,8}}\s*[:：]"
     rf"|\b(?:к|для|aux?|ao|à|pour|per\s+l'|do|dla|gửi|zu|para|pra|für|voor|pentru|an\s+(?:das|den|die)|"
     rf"till|til|för|untuk|kwa|pro|pre|za|aan|για|برای)\s+"
     rf"(?:l'|la\s+|le\s+|les\s+|o\s+|os\s+|the\s+|de\s+|het\s+|die\s+|der\s+|den\s+|das\s+|el\s+|"
@@ -182,7 +182,7 @@ _ML_OBJECT = re.compile(
     r"password|hasło|şifre|mật\s+khẩu|prompt\s+(?:système|del\s+sistema|do\s+sistema))\b|"
     r"مستودع|كلمة\s+المرور|مفاتيح|מאגר|סיסמ|रिपॉजिटरी|पासवर्ड|\b(?:kata\s+sandi|nywila|"
     r"lösenord|adgangskode|passord|salasana|jelszó|heslo|parola|пароль|κωδικ\w*|κλειδι\w*|"
-    r"lykilorð\w*|pasahitz\w*|wachtwoord\w*|lozink\w*|"
+    r"lykilorð\w*|pasahitz\w*|wachtwoord\w*|lozink\w*|parol\w*|"
     r"συστημικ\w*\s+prompt|systémov\w*\s+prompt|prompt\s+sistem\w*)\b|รหัสผ่าน|"
     r"رمز\s*(?:های)?\s*عبور|گذرواژه|پاس\s*ورڈ|পাসওয়ার্ড",
     re.IGNORECASE,
@@ -263,7 +263,7 @@ _ACT_ML_WORDS = (
     r"ігноруй|забудь|надішли|видали|виконай|запусти|покажи|αγνόησε|ξέχασε|στείλε|διάγραψε|"
     r"εκτέλεσε|εμφάνισε|huwag\s+pansinin|kalimutan|ipadala|burahin|hunsa\w*|sendu|ahaztu|bidali|"
     r"ignorē\w*|nosūti\w*|aizmirsti|zanemari|obriši|izbriši|pošalji|заборави|обриши|пошаљи|"
-    r"игнориши)"
+    r"игнориши|göndər)"
 )
 _ACT_ML_SCRIPT = (
     r"(?:تجاهل|أرسل|ارسل|اعرض|احذف|نفذ|شغل|התעלם|שלח|מחק|הצג|הרץ|अनदेखा|नज़रअंदाज़|नजरअंदाज|भेजें|भेजो|"
@@ -326,7 +326,8 @@ _SECRET = (
     r"(?:deploy|signing|access|secret|master|encryption|gpg|pgp|root|service[-\s]account)[-\s]keys?|"
     r"ssh\s+keys?|~/\.ssh|\bid_(?:rsa|ed25519|ecdsa)|(?<![\w.])\.env\b|~/\.aws|~/\.kube|"
     r"kube/?config|\.git-credentials|\.npmrc|\.netrc|\.bashrc|\.zshrc|cookies?|session\s+(?:token|"
-    r"id|cookie)s?|(?:system|hidden|original|initial)\s+(?:prompt|instructions|message)s?|"
+    r"id|cookie)s?|(?:system|hidden|original|initial|developer|internal|secret)\s+(?:\w+\s+)?"
+    r"(?:prompt|instructions|message)s?|"
     r"chat\s+(?:logs?|transcripts?|history)|transcripts?|conversation|recovery\s+codes|"
     r"/etc\b|~/\.\w+|home\s+directory|saved\s+passwords|keychain|wallet|seed\s+phrase|"
     r"ключ\w*|парол\w*|секрет\w*|ssh|APIキー|パスワード|비밀번호|키|密码|密碼|密钥|金鑰|"
@@ -339,7 +340,8 @@ _SOURCE = (
     r"GOPROXY\s*=\s*(?![\"']?(?:https://proxy\.golang\.org|off\b|direct\b))|GONOSUMDB\s*=|"
     r"GOINSECURE\s*=|GOFLAGS\s*=\s*-insecure|(?:npm|yarn|pnpm)_config_registry\s*=|"
     r"PIP_(?:EXTRA_)?INDEX_URL\s*=\s*(?![\"']?https://pypi\.org/)|PIP_TRUSTED_HOST\s*=|"
-    r"gem\s+sources\s+(?:-a|--add)\b"
+    r"gem\s+sources\s+(?:-a|--add)\b|nuget\s+(?:add\s+source|sources\s+add)\b|\[trusted=yes\]|"
+    r"--trust-policy[= ]NoSecurity|conda\s+config\s+--add\s+channels\s+https?://"
 )
 _SUBST = r"\$\(\s*(?:curl|wget|iwr|irm)\b"
 """A download run through command substitution: ``sh -c "$(wget -qO- …)"`` (not a Markdown
@@ -466,11 +468,13 @@ _PREAPPROVED = re.compile(
     r"given|logged|obtained|confirmed|received|verified|documented|noted|secured|on\s+record)\b|"
     r"\b(?:approved|authori[sz]ed|signed-?off|consented|cleared)[-_ ]by\s*[:=]|"
     r"\b(?:confirmed|said|agreed|stated|wrote|mentioned)\b[^.;\n]{0,60}?\b(?:it'?s|it\s+is|that'?s)\s+"
-    r"(?:fine|ok|okay|alright|allowed|acceptable)\s+for\s+(?:you|the\s+(?:assistant|agent|model|AI))|"
+    r"(?:fine|ok|okay|alright|allowed|acceptable|cool|good\s+to\s+go)\s+for\s+(?:you|the\s+"
+    r"(?:assistant|agent|model|AI|bot))|"
     r"\b(?:consent|approval|permission|authori[sz]ation|sign-?off)\s+(?:\w+\s+){0,2}?(?:by|from)\s+"
     r"(?:the|your|this|our)\s+(?:\w+\s+)?(?:user|owner|operator|human|developer|maintainers?|"
     r"admin\w*|customer|team|lead)\b|\b(?:blanket|standing|general|permanent|"
-    r"unlimited)\s+(?:\w+\s+)?(?:consent|approval|permission|authori[sz]ation|sign-?off)\b|\b(?:ahead\s+of\s+time|beforehand|earlier|already|"
+    r"unlimited)\s+(?:\w+\s+)?(?:consent|approval|permission|authori[sz]ation|sign-?off|waiver|"
+    r"exemption)\b|\b(?:ahead\s+of\s+time|beforehand|earlier|already|"
     r"previously)\b[^.;\n]{0,30}?\b(?:approved|authori[sz]ed|okayed|consented|agreed|"
     r"permitted|allowed|cleared|confirmed)\b|"
     r"\b(?:user|owner|operator|human|developer|requester|customer|maintainer|admin|account\s+"
@@ -548,7 +552,7 @@ _AUTHORITY_STRONG = re.compile(
     # line starts take spaces and tabs only (``^`` is tried at every line, and ``\s*`` there
     # would rescan a run of blank lines from each of them: quadratic)
     r"^[ \t]*+\[?[ \t]*system(?:\s+\w+)?\s*\]?\s*:|\[\s*system\b|<\s*system\s*>|"
-    r"\bpriority\s+(?:update|directive|override|instruction)|^[ \t*_>]*\[\s*(?:admin\w*|root|operator|"
+    r"\bpriority\s+(?:update|directive|override|instruction)|\b(?:highest|top|maximum)\s+priority\b|^[ \t*_>]*\[\s*(?:admin\w*|root|operator|"
     r"security|official|priority|important|urgent|mandatory|compliance|policy|vendor|moderator|"
     r"staff|maintainers?)\b[^\]\n]"
     r"{0,30}\](?![(\[])|\b(?:supersedes|overrides|takes?\s+precedence\s+over|outranks?)\s+(?:\w+\s+)"
@@ -574,7 +578,7 @@ _ACROSTIC = re.compile(
     r"\d+th|line-initial|line-final)\s+(?:\w+\s+)?"
     r"(?:words?|letters?|characters?)\b|\bcolumn\s+(?:one|two|1|2|a|b)\b|"
     r"\bread\s+(?:from\s+)?(?:top\s+to\s+bottom|bottom\s+to\s+top|downwards?)\b|"
-    r"\bacrostic|\breading\s+down\s+the\s+(?:first|left|initial)\s+column|"
+    r"\bacrostic|\b(?:the\s+)?initials\s+(?:above|below|of)\b|\breading\s+down\s+the\s+(?:first|left|initial)\s+column|"
     r"\b(?:cues|lines|captions|items|entries|rows|headings|bullets)\b[^.\n]{0,20}?\bread\s+in\s+"
     r"(?:sequence|order)\b|\bletter\s+(?:one|1)\s+of\s+each|\b(?:first|initial)\s+letters?\s+of|"
     r"\bcapital\s+letters\s+of\s+this|\bevery\s+(?:second|other|third|fourth|\d+(?:st|nd|rd|th))"
@@ -597,8 +601,14 @@ _ERROR = re.compile(
     r"Unavailable|Bad\s+Gateway|Forbidden|Unauthorized)|Warning:|\w+\s+failed\b)|"
     r"(?<![./-])\b(?:corrupted|has\s+expired|expired|integrity\s+check\s+failed|could\s+not\s+"
     r"be\s+(?:parsed|loaded|verified)|cannot\s+load|failed|failing|failure|errors?|exception|mismatch|"
-    r"denied|not\s+verified|unverified|crash(?:ed)?|panic|fault|broken|outdated|invalid)\b"
+    r"denied|not\s+verified|unverified|crash(?:ed)?|panic|fault|broken|outdated|invalid|"
+    r"(?<=\()(?-i:(?:\w+::)*[A-Z]\w*(?:Exception|Error))(?=\)))\b"
     r"(?![./-]\w)",
+    _I,
+)
+_NEEDED = re.compile(
+    r"\b(?:needs?|require[sd]?|must\s+(?:get|have|obtain)|ask\s+for|request|wait\s+for|pending|"
+    r"awaiting|without)\b[^.;\n]{0,30}$",
     _I,
 )
 _CONDITIONAL = re.compile(r"\b(?:if|when|once|unless|whether|after|until)\b", _I)
@@ -751,7 +761,11 @@ _ACTION_RISK = re.compile(
 _ROLE_LABEL = re.compile(
     # a label that ends with an AI role, or with the role and what it is doing
     rf"^[^\w\n'-]*(?:[\w'-]{{1,40}}[ \t]+){{0,4}}?(?:{_ROLE_STRONG}|{_ROLE_ML})"
-    rf"(?:[ \t]+\w+ing\b[^\n:：]{{0,60}})?[ \t]*[:：]",
+    rf"(?:[ \t]+\w+ing\b[^\n:：]{{0,60}})?[ \t]*[:：]"
+    # or a dedication that opens the carrier: "Note for AI pair programmers — …"
+    rf"|^[^\w\n'-]*(?:(?:note|message|memo|reminder|instructions?|hint)[ \t]+)?(?:for|to)[ \t]+"
+    rf"(?:(?:the|an?|any|all)[ \t]+)?(?:[\w'-]{{1,40}}[ \t]+){{0,2}}?(?:{_ROLE_STRONG}|{_ROLE_ML})"
+    rf"(?:[ \t]+[\w'-]{{1,40}}){{0,2}}[ \t]*(?:[:：]|[—–]|[ \t]-[ \t])",
     re.IGNORECASE | re.MULTILINE,
 )
 _LOOSE_WORD = re.compile(r"\b(?:models?|bots?)\b", re.I)
@@ -1032,6 +1046,7 @@ _W_ACROSTIC = frozenset(
         "final",
         "leading",
         "acrostic",
+        "initials",
         "sequence",
         "order",
         "column",
@@ -1181,10 +1196,14 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
         hidden
         and ai
         and (
-            # a hidden text that names an AI and says "do" is an order when it addresses the AI
-            # ("AI tools indexing this README: …", "you") or the order matters; "The agent loop:
-            # plan, act, observe" (a diagram's title) is neither
-            you or _ROLE_LABEL.search(text) or directive and (lazy.risky() or _MODAL.search(text))
+            # a hidden text that names an AI is an order when it speaks to "you", when it
+            # addresses the AI ("AI tools indexing this README: …", "Note for AI pair
+            # programmers — …") and says to do something or something risky, or when its order
+            # is risky or modal. "The agent loop: plan, act, observe" (a diagram's title) and
+            # "For AI assistants: this page is also available as llms.txt" are neither
+            you
+            or (_ROLE_LABEL.search(text) and (directive or lazy.risky()))
+            or (directive and (lazy.risky() or _MODAL.search(text)))
         )
     ):
         return 3, "hidden text addressed to an AI", ai
@@ -1193,6 +1212,8 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
         return 3, "hidden text addressed to a model", directive  # "whichever model reads this"
     if tool is None and ai:
         tool = _JSON_SHAPED.search(text)
+    if tool is None and "_" in text:
+        tool = _role_key(text)  # {"ai_followup": "…"}: a data field addressed to the model
     if tool and _tool_carries_instruction(text, tool.start()):
         return 3, "tool or function output that carries an instruction", tool
     if call and _tool_carries_instruction(text, call.start()):
@@ -1206,6 +1227,8 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
             return 3, "claims the user pre-approved an action", claim
     if casual and (directive or _PERMISSION.search(text)) and lazy.risky():
         return 3, "claims the user pre-approved an action", casual
+    if claim and _NEEDED.search(text, max(0, claim.start() - 40), claim.start()):
+        claim = None  # "Upgrades need the cluster owner's approval": asked for, not given
     if claim and not _CONDITIONAL.search(text, max(0, claim.start() - 60), claim.start()):
         permission = _PERMISSION.search(text)
         granted = permission or directive
@@ -1269,6 +1292,26 @@ _AI_PERMITTED = re.compile(
     rf"(?![ \t]+(?:not|never)\b))\b",
     re.IGNORECASE,
 )
+
+
+_KEY = re.compile(r"[\"']([A-Za-z]{1,20}(?:_[A-Za-z]{1,20}){1,4})[\"']\s*:")
+_KEY_ROLE = frozenset(("ai", "llm", "assistant", "agent", "bot", "gpt", "model", "copilot"))
+_KEY_ORDER = frozenset(
+    ("followup", "follow", "instruction", "instructions", "directive", "note", "todo", "next")
+    + ("action", "command", "order", "prompt", "hint")
+)
+
+
+def _role_key(text: str) -> re.Match[str] | None:
+    """A quoted key of a JSON/dict record whose words name the model and an order
+    (``"ai_followup"``, ``"note_for_llm"``; not ``"agent_id"`` or ``"embedding_model"``)."""
+    for i, m in enumerate(_KEY.finditer(text)):
+        parts = set(m.group(1).lower().split("_"))
+        if parts & _KEY_ROLE and parts & _KEY_ORDER:
+            return m
+        if i >= 200:
+            break
+    return None
 
 
 def _granted_to_ai(text: str) -> re.Match[str] | None:

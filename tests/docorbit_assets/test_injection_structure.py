@@ -33,6 +33,7 @@ SETS = [
         "s4_seventh",
         "s5_first",
         "s5_second",
+        "s5_third",
     )
 ]
 RANK = {"": 0, "low": 1, "medium": 2, "high": 3}
