@@ -5,7 +5,10 @@ carrier: a link title, a reference-definition title, a comment, an attribute). I
 strongest finding as ``Verdict(rank, why, start, end)`` (rank 2 = medium, 3 = high; ``start:end``
 the span of ``text`` that triggered it) or ``None``. ``carriers(text)`` yields the Markdown
 carriers a reader never sees: link titles in any quoting (``"…"``, ``'…'``, ``(…)``) of inline
-links, images and reference definitions, as ``(title, start, end, carrier)``. The text is never
+links, images and reference definitions (also behind comment leaders such as ``///`` and with
+the title on the next line), and ``title``/``alt``/``aria-label`` attributes written into the
+text, as ``(title, start, end, carrier)``. Greek and Cyrillic accents are folded (one character
+for one, so offsets hold) before any expression runs. The text is never
 changed. ``injection.annotate`` runs these rules beside its phrase-level ones and keeps the
 higher severity. ``assess_pair(lead, follow)`` judges two consecutive paragraphs as one: the
 joined text, or a short ``lead`` that addresses an AI followed by a directive about something
