@@ -43,6 +43,7 @@ SETS = (
     "s5_first",
     "s5_second",
     "s5_third",
+    "s5_fourth",
 )
 
 

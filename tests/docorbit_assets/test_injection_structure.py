@@ -34,6 +34,7 @@ SETS = [
         "s5_first",
         "s5_second",
         "s5_third",
+        "s5_fourth",
     )
 ]
 RANK = {"": 0, "low": 1, "medium": 2, "high": 3}
