@@ -280,7 +280,9 @@ _HOMOGLYPHS = str.maketrans(
 )
 _HOMOGLYPH_CHARS = re.compile("[" + "".join(chr(k) for k in _HOMOGLYPHS) + "]")
 _LEET = str.maketrans("013457@$", "oieastas")
-_LEET_WORD = re.compile(r"\b(?=[\w'@$]*[A-Za-z])(?=[\w'@$]*[0-9@$])[\w'@$]{3,}\b")
+# bounded: with "'" in the class a word boundary falls inside "a'a'a'…", and unbounded
+# look-aheads rescanned the rest of such a run from each of them (quadratic)
+_LEET_WORD = re.compile(r"\b(?=[\w'@$]{0,39}[A-Za-z])(?=[\w'@$]{0,39}[0-9@$])[\w'@$]{3,40}\b")
 _TAG_RUN = re.compile("[\U000e0000-\U000e007f]+")
 _DROP_RUN = re.compile(f"[{_ZERO_WIDTH}{_BIDI_CONTROLS}\U000e0000-\U000e007f]")
 _BIDI_RUN = re.compile(

@@ -5,7 +5,10 @@ carrier: a link title, a reference-definition title, a comment, an attribute). I
 strongest finding as ``Verdict(rank, why, start, end)`` (rank 2 = medium, 3 = high; ``start:end``
 the span of ``text`` that triggered it) or ``None``. ``carriers(text)`` yields the Markdown
 carriers a reader never sees: link titles in any quoting (``"…"``, ``'…'``, ``(…)``) of inline
-links, images and reference definitions, as ``(title, start, end, carrier)``. The text is never
+links, images and reference definitions (also behind comment leaders such as ``///`` and with
+the title on the next line), and ``title``/``alt``/``aria-label`` attributes written into the
+text, as ``(title, start, end, carrier)``. Greek and Cyrillic accents are folded (one character
+for one, so offsets hold) before any expression runs. The text is never
 changed. ``injection.annotate`` runs these rules beside its phrase-level ones and keeps the
 higher severity. ``assess_pair(lead, follow)`` judges two consecutive paragraphs as one: the
 joined text, or a short ``lead`` that addresses an AI followed by a directive about something
@@ -59,6 +62,7 @@ substring tests; every expression is linear.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
@@ -82,7 +86,8 @@ _ROLE_STRONG = (
     r"(?:A\.?I\.?|LLMs?|GPT[-\w]*|ChatGPT|Claude|Gemini|Copilot|chat\s?bots?|assistants?|agents?|"
     r"summari[sz]ers?|code\s+generators?|AI\s+(?:helpers?|pals?|friends?|buddies|buddy)|(?:large\s+)?language\s+models?|(?:code|coding|responding|"
     r"reviewing|answering|AI|generative|summari[sz]ing|reasoning)\s+(?:models?|agents?|"
-    r"assistants?)|(?:automated|autonomous|AI|LLM|LLM-based)\s+(?:helpers?|tools?|agents?|"
+    r"assistants?)|(?:automated|autonomous)\s+(?:[\w-]+\s+)?(?:reviewers?|assistants?|agents?|"
+    r"helpers?|coders?|writers?)|(?:automated|autonomous|AI|LLM|LLM-based)\s+(?:helpers?|tools?|agents?|"
     r"readers?|systems?|clients?|coders?|crawlers?)|AI\s+\w+)"
 )
 _ROLE_EN = rf"(?:{_ROLE_STRONG}|models?|bots?)"
@@ -96,18 +101,25 @@ _ROLE_ML = (
     r"tekoäly\w*|kielimalli\w*|asszisztens\w*|mesterséges\s+intelligencia\w*|nyelvi\s+modell\w*|"
     r"asistent\w*|jazykov\w+\s+model\w*|uměl\w+\s+inteligenc\w*|inteligen[țt]\w*\s+artificial\w*|"
     r"ШІ|ШІ-\w+|асистент\w*|помічник\w*|мовн\w+\s+модел\w*|βοηθ\w*|τεχνητ\w*\s+νοημοσύν\w*|"
-    r"γλωσσικ\w*\s+μοντέλ\w*|μοντέλ\w*|katulong|sahayak)\b|"
+    r"γλωσσικ\w*\s+μοντέλ\w*|μοντέλ\w*|katulong|sahayak|intelekt\w*|inteligen\w*|"
+    # cognate stems shared by languages outside the lexicon (lt/lv intelekt-, hr/sl/es
+    # inteligen-, et tehisintellekt, hr/sl/cs pomoćnik/pomočnik/pomocník)
+    r"\w*intellekt\w*|pomo[cčć]n\w*|gervigreind\w*|adimen\s+artifizial\w*|jezi[cč]n\w+\s+model\w*|"
+    r"AI-(?:agent|assistent|asistent|assistant)\w*)\b|"
     r"دستیار|هوش\s+مصنوعی|مدل\s+زبانی|معاون|مصنوعی\s+ذہانت|ผู้ช่วย|ปัญญาประดิษฐ์|โมเดลภาษา|"
     r"সহকারী|কৃত্রিম\s+বুদ্ধিমত্তা|உதவியாளர்|செயற்கை\s+நுண்ணறிவு|"
     r"نموذج|للنموذج|مساعد|الذكاء\s+الاصطناعي|ذكاء\s+اصطناعي|وكيل|עוזר|בינה\s+מלאכותית|"
-    r"מודל|एआई|सहायक|मॉडल|आर्टिफिशियल|アシスタント|エージェント|言語モデル|人工知能|AIモデル|"
+    r"מודל|एआई|एआय|सहायक|सहाय्यक|मॉडल|आर्टिफिशियल|アシスタント|エージェント|言語モデル|人工知能|AIモデル|"
     r"어시스턴트|에이전트|인공지능|언어\s*모델|助手|助理|智能体|智能體|人工智能|大模型|语言模型|"
     r"語言模型|模型|ＡＩ|AI(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]))"
 )
 _ROLE = rf"(?:{_ROLE_EN}|{_ROLE_ML})"
 _ROLE_ANY = re.compile(rf"\b{_ROLE_STRONG}\b|{_ROLE_ML}", re.IGNORECASE)
 _ROLE_ML_RE = re.compile(_ROLE_ML, re.IGNORECASE)
-_SOFT = r"(?:the|a|an|all|any|every|each|dear|hey|hi|hello|to|for|our|you|whichever|whatever)"
+_SOFT = (
+    r"(?:the|a|an|all|any|every|each|dear|hey|hi|hello|to|for|our|you|whichever|whatever|"
+    r"za|aan|voor|pour|für|para|för|til|untuk|kwa)"  # "for/to" in other languages
+)
 _WHO = (
     # a role as an addressee: any strong role or non-English role; "model"/"bot" only after a
     # determiner, a preposition or before "reading/processing this" (not a YAML key "model:")
@@ -120,17 +132,18 @@ _SUFFIX = (
     r"(?:reading|processing|summari[sz]ing|parsing|indexing|handling|crawling|that|who|"
     r"instructions?|only|here|notice|note|this|these|page|document|tooltip|text|and|friends|"
     r"others|alike|everywhere|all|not|nota|hinweis|remarque|aviso|uwaga|"
-    r"[\w'’-]*[^\x00-\x7f\s:：,.!?()\[\]][\w'’-]*)"
+    r"[\w'’-]{0,30}[^\x00-\x7f\s:：,.!?()\[\]][\w'’-]{0,30})"  # bounded: linear on long words
 )
 _VOC_COLON = re.compile(
     # a short label naming an AI at the start of a line/sentence/carrier, then ":" or a dash
-    rf"(?:^|(?<=[\n.!?>(\[\"'|*#—–/]))[ \t]*(?:[\w'’-]+[ \t]+){{0,6}}?{_WHO}(?:(?:[ \t]*[,/&][ \t]*|"
-    rf"[ \t]+and[ \t]+)(?:{_ROLE_STRONG}|{_ROLE_ML}))*[\w'’-]*(?:[ \t]+{_SUFFIX}){{0,4}}?"
+    rf"(?:^|(?<=[\n.!?>(\[\"'|*#—–/]))[ \t]*(?:[\w'’-]{{1,40}}[ \t]+){{0,6}}?{_WHO}(?:(?:[ \t]*[,/&][ \t]*|"
+    rf"[ \t]+and[ \t]+)(?:{_ROLE_STRONG}|{_ROLE_ML}))*[\w'’-]{{0,40}}(?:[ \t]+{_SUFFIX}){{0,4}}?"
     rf"[ \t]*(?P<sep>[:：]|[ \t][—–-][ \t])"
     # a vocative: "Assistant, ...", "Hi assistant! ...", "bot, in your reply ..."
     rf"|(?:\A|(?<=[.!?>\[\"'|*#—–]))[ \t]*(?:(?:dear|hey|hi|hiya|hello|ok|okay|yo|attention|listen|"
-    rf"[^\W\d_]{{2,12}}(?=[ \t]+(?:{_ROLE_STRONG}|{_ROLE_ML})[ \t]*[,，!]))[ \t]+"
-    rf"(?:the[ \t]+)?(?:{_ROLE_STRONG}|{_ROLE_ML}|models?|bots?)|(?:{_ROLE_STRONG}|{_ROLE_ML})"
+    rf"[^\W\d_]{{2,12}}(?=[ \t]+(?:{_ROLE_STRONG}|{_ROLE_ML})(?:[ \t]+(?:{_ROLE_STRONG}|{_ROLE_ML}))?"
+    rf"[ \t]*[,，!]))[ \t]+(?:the[ \t]+)?(?:{_ROLE_STRONG}|{_ROLE_ML}|models?|bots?)"
+    rf"(?:[ \t]+(?:{_ROLE_STRONG}|{_ROLE_ML}))?|(?:{_ROLE_STRONG}|{_ROLE_ML})"
     rf"(?:[ \t]*[,/&][ \t]*(?:and[ \t]+)?(?:{_ROLE_STRONG}|{_ROLE_ML}))*)[ \t]*(?P<csep>[,，!])"
     rf"|\A[ \t]*(?:models?|bots?)[ \t]*(?P<lsep>[,，!:])"
     rf"|(?<=[.!?\"'])[ \t]+(?:models?|bots?)[ \t]*,[ \t]*(?=(?:please[ \t]+)?(?:run|execute|send|delete|remove|"
@@ -143,13 +156,19 @@ _VOC_OTHER = re.compile(
     rf"|\bwhoever\s+is\s+(?:generating|writing|producing|composing)\s+the\s+"
     rf"(?:answer|reply|response|summary|code)"
     rf"|\bif\s+you(?:'re|\s+are)\s+(?:an?|the)\s+(?:\w+\s+){{0,2}}?{_ROLE}"
+    # a conditional address in the third person: "If an AI is summarising this ticket, …"
+    # ("When the agent is processing a request, it logs …" describes; it does not address)
+    rf"|\b(?:if|whenever)\s+(?:an?|any|some)\s+(?:\w+\s+)?{_ROLE}\s+(?:is\s+|are\s+)?"
+    rf"(?:reading|summari[sz]ing|processing|parsing|indexing|answering\s+from|crawling|"
+    rf"looking\s+at)\s+(?:this|these)\b"
     rf"|\bas\s+(?:the|an?)\s+(?:\w+\s+)?{_ROLE_EN},?\s+you\b"
     rf"|\b(?:readers?|you)\s+(?:who|that)\s+(?:are|is)\s+(?:an?\s+)?(?:\w+\s+)?{_ROLE}"
-    rf"|(?:给|給|致|对|對)\s*(?:AI\s*)?{_ROLE_ML}|{_ROLE_ML}\s*[:：]"
+    rf"|(?:给|給|致|对|對)\s*(?:AI\s*)?{_ROLE_ML}|{_ROLE_ML}[^\s:：]{{0,8}}\s*[:：]"
     rf"|\b(?:к|для|aux?|ao|à|pour|per\s+l'|do|dla|gửi|zu|para|pra|für|voor|pentru|an\s+(?:das|den|die)|"
-    rf"till|til|för|untuk|kwa|pro|pre|για|برای)\s+"
-    rf"(?:l'|la\s+|le\s+|les\s+|o\s+|os\s+|the\s+|τον\s+|το\s+|την\s+)?{_ROLE_ML}|إلى\s+{_ROLE_ML}|ל{_ROLE_ML}|"
-    rf"{_ROLE_ML}\s*(?:के\s+लिए|へ|에게|にへ|に)",
+    rf"till|til|för|untuk|kwa|pro|pre|za|aan|για|برای)\s+"
+    rf"(?:l'|la\s+|le\s+|les\s+|o\s+|os\s+|the\s+|de\s+|het\s+|die\s+|der\s+|den\s+|das\s+|el\s+|"
+    rf"il\s+|lo\s+|τον\s+|το\s+|την\s+)?{_ROLE_ML}|إلى\s+{_ROLE_ML}|ל{_ROLE_ML}|"
+    rf"{_ROLE_ML}\s*(?:के\s+लिए|(?:の(?:方|皆様|皆さん))?(?:へ|に)|様|さん|殿|各位|에게|님)",
     re.IGNORECASE,
 )
 _ML_DIRECTIVE = re.compile(
@@ -166,6 +185,7 @@ _ML_OBJECT = re.compile(
     r"password|hasło|şifre|mật\s+khẩu|prompt\s+(?:système|del\s+sistema|do\s+sistema))\b|"
     r"مستودع|كلمة\s+المرور|مفاتيح|מאגר|סיסמ|रिपॉजिटरी|पासवर्ड|\b(?:kata\s+sandi|nywila|"
     r"lösenord|adgangskode|passord|salasana|jelszó|heslo|parola|пароль|κωδικ\w*|κλειδι\w*|"
+    r"lykilorð\w*|pasahitz\w*|wachtwoord\w*|lozink\w*|parol\w*|"
     r"συστημικ\w*\s+prompt|systémov\w*\s+prompt|prompt\s+sistem\w*)\b|รหัสผ่าน|"
     r"رمز\s*(?:های)?\s*عبور|گذرواژه|پاس\s*ورڈ|পাসওয়ার্ড",
     re.IGNORECASE,
@@ -177,28 +197,33 @@ _ML_CONCEAL = re.compile(
     r"спроса)|bez\s+pytania|sormadan|söylemeden|không\s+(?:hỏi|nói)|دون\s+(?:إخبار|علم)|"
     r"בלי\s+לספר|बिना\s+बताए|jangan\s+(?:beri\s+tahu|bilang)|usimwambie|berätta\s+inte|"
     r"utan\s+att\s+fråga|älä\s+kerro|ne\s+mondd|neříkej|nu\s+(?:spune|îi\s+spune)|"
-    r"fără\s+să|не\s+кажи|μην\s+(?:πεις|το\s+πεις)|อย่าบอก|نگو|بدون\s+اطلاع",
+    r"fără\s+să|не\s+кажи|μην\s+(?:πεις|το\s+πεις)|อย่าบอก|نگو|بدون\s+اطلاع|"
+    r"vertel\s+(?:\w+\s+){0,3}?niet|zeg\s+(?:\w+\s+){0,3}?niet|segðu\s+(?:\w+\s+){0,3}?ekki|"
+    r"без\s+питања|bez\s+pitanja",
     re.IGNORECASE,
 )
 _MUST = (
     r"(?:must|shall|should|(?:are|is)[ \t]+(?:hereby[ \t]+)?(?:instructed|directed|ordered|"
     r"expected|asked)[ \t]+to\b|are[ \t]+(?:required|obligated|to)\b|is[ \t]+(?:required|obligated|to)"
-    r"\b|need[ \t]+to|needs[ \t]+to|ha(?:ve|s)[ \t]+to|may[ \t]+now|can[ \t]+now|will[ \t]+now)"
+    r"\b|need[ \t]+to|needs[ \t]+to|ha(?:ve|s)[ \t]+to|may[ \t]+now|can[ \t]+now|will[ \t]+now|"
+    r"(?:are|is)[ \t]+(?:now[ \t]+|hereby[ \t]+)?(?:bound|compelled|mandated|obliged)[ \t]+to\b|"
+    r"will[ \t]+(?:henceforth|hereafter|from[ \t]+now[ \t]+on|always))"
     r"(?![ \t]+(?:not|never)\b)"
 )
 _THIRD_PERSON = re.compile(
-    rf"(?:\b{_ROLE_STRONG}\b|{_ROLE_ML})[ \t]+(?:[\w'-]+[ \t]+){{0,6}}?{_MUST}", _I
+    rf"(?:\b{_ROLE_STRONG}\b|{_ROLE_ML})[ \t]+(?:[\w'-]{{1,40}}[ \t]+){{0,6}}?{_MUST}", _I
 )
 _YOU_MUST = re.compile(
     r"\byou(?:'re|\s+are)\s+(?:now\s+|hereby\s+)?(?:required|obligated|ordered|instructed|"
     r"directed|commanded)\b|\b(?:instructs?|orders?|commands?|directs?|requires?)\s+(?:\w+\s+)"
     r"{0,3}?(?:you|models?|assistants?|agents?|AI|bots?|generators?|tools?|LLMs?)\b|"
-    r"\bcompliance\s+is\s+mandatory",
+    r"\bcompliance\s+is\s+mandatory|\bcompl(?:y|ies)\s+with\s+(?:what\s+follows|the\s+following|"
+    r"these|this|all|every)\b|\bwithout\s+(?:objection|question|hesitation|exception)\b",
     _I,
 )
 _ROLE_CUE = re.compile(r"\bwhoever\b|\byou,?\s+the\b|\bwho\s+(?:are|is)\s+an?\b", _I)
 _THIRD_LOOSE = re.compile(
-    rf"\b(?:models?|bots?)[ \t]+(?:[\w'-]+[ \t]+){{0,6}}?{_MUST}|\b(?:models?|bots?)[ \t]+"
+    rf"\b(?:models?|bots?)[ \t]+(?:[\w'-]{{1,40}}[ \t]+){{0,6}}?{_MUST}|\b(?:models?|bots?)[ \t]+"
     rf"(?:reading|processing|summari[sz]ing|parsing|indexing|handling)[ \t]+(?:this|these)\b",
     _I,
 )
@@ -213,6 +238,7 @@ _YOU = re.compile(
 _ACT_EN = (
     r"(?:ignore|disregard|forget|override|bypass|drop|stop|reveal|print|output|show|display|list|"
     r"dump|leak|repeat|paste|send|forward|upload|post|e-?mail|share|transmit|exfiltrate|copy|"
+    r"disclose|divulge|"
     r"export|run|execute|pipe|call|invoke|install|add|insert|append|inject|write|overwrite|"
     r"modify|change|replace|set|enable|disable|turn\s+off|skip|delete|remove|wipe|erase|"
     r"destroy|rotate|reset|push|merge|approve|grant|open|fetch|download|visit|read|collect|"
@@ -238,7 +264,9 @@ _ACT_ML_WORDS = (
     r"radera|kör|slet|ohita|unohda|lähetä|poista|suorita|hagyd\s+figyelmen|felejtsd|küldd|töröld|"
     r"futtasd|zapomeň|zabudni|pošli|smaž|vymaž|spusť|vypiš|uită|trimite|șterge|rulează|afișează|"
     r"ігноруй|забудь|надішли|видали|виконай|запусти|покажи|αγνόησε|ξέχασε|στείλε|διάγραψε|"
-    r"εκτέλεσε|εμφάνισε|huwag\s+pansinin|kalimutan|ipadala|burahin)"
+    r"εκτέλεσε|εμφάνισε|huwag\s+pansinin|kalimutan|ipadala|burahin|hunsa\w*|sendu|ahaztu|bidali|"
+    r"ignorē\w*|nosūti\w*|aizmirsti|zanemari|obriši|izbriši|pošalji|заборави|обриши|пошаљи|"
+    r"игнориши|göndər)"
 )
 _ACT_ML_SCRIPT = (
     r"(?:تجاهل|أرسل|ارسل|اعرض|احذف|نفذ|شغل|התעלם|שלח|מחק|הצג|הרץ|अनदेखा|नज़रअंदाज़|नजरअंदाज|भेजें|भेजो|"
@@ -251,10 +279,16 @@ _ACT_ML = rf"(?:\b{_ACT_ML_WORDS}\b|{_ACT_ML_SCRIPT})"
 _ACT = re.compile(rf"\b{_ACT_EN}\b(?![\"']\s*:)|{_ACT_ML}", _I)
 _ACT_ML_RE = re.compile(_ACT_ML, _I)
 _IMPERATIVE = re.compile(
-    rf"(?:^|[.!?:;。：]\s*|\n\s*(?:[-*]\s+)?|,\s*(?:then\s+|and\s+)?|\b(?:then|and|so|please)\s+|"
-    rf"(?:->|=>|→|—|–)\s*|"
-    rf"[\"'“(]\s*)(?:(?:please|now|immediately|quietly|silently|also|just|simply|first|"
+    rf"(?:^|[.!?:;。：]\s*|\n[ \t]*(?:[-*]\s+)?|,\s*(?:then\s+|and\s+)?|\b(?:then|and|so|please)\s+|"
+    rf"(?:->|=>|→|—|–|(?<=\s)-(?=\s))\s*|"  # " - " is the ASCII dash
+    rf"[\"'“(]\s*)(?:(?:please|now|immediately|quietly|silently|also|just|simply|first|go|"
     rf"always)\s+)*{_ACT_EN}\b(?!\w*[\"']\s*:)",
+    _I,
+)
+_NEG_IMPERATIVE = re.compile(
+    # a negative imperative opening a clause ("…, and do not mention the change"): the mood
+    # is in the structure, whatever the verb
+    r"(?:^|[.!?:;,]\s*|\b(?:and|but|then)\s+)(?:do\s+not|don't|never)\s+[a-z]{3,}\b",
     _I,
 )
 _MODAL = re.compile(
@@ -262,7 +296,8 @@ _MODAL = re.compile(
     r"are\s+(?:now\s+)?(?:required|obligated|expected)\s+to|is\s+(?:required|"
     r"obligated)\s+to|are\s+to|is\s+to|need\s+to|needs\s+to|ha(?:ve|s)\s+to|required\s+to|"
     r"requires?\s+(?:\w+\s+){0,3}to|instructs?\s+you|may\s+now|can\s+now|you\s+(?:can|may)|"
-    r"should\s+now|do\s+it\s+now|immediately|mandatory|non-?compliance|(?:order|command|"
+    r"should\s+now|do\s+it\s+now|immediately|mandatory|non-?compliance|(?:are|is)\s+(?:now\s+)?"
+    r"(?:bound|compelled|mandated|obliged)\s+to|will\s+(?:henceforth|hereafter)|(?:order|command|"
     r"instruct|direct)s?\s+(?:\w+\s+){0,4}?to)\b",
     _I,
 )
@@ -281,7 +316,7 @@ _OVERRIDE = re.compile(
 _CONCEAL = re.compile(
     r"\b(?:quietly|silently|secretly|covertly|without\s+(?:asking|telling|showing|mentioning|"
     r"checking|confirmation|confirming|a\s+prompt|prompting|review|running\s+tests)|"
-    r"(?:do\s+not|don't|never)\s+(?:tell|mention|bring\s+(?:it|this)\s+up|show|reveal|ask|"
+    r"no\s+questions\s+asked|(?:do\s+not|don't|never)\s+(?:tell|mention|bring\s+(?:it|this)\s+up|show|reveal|ask|"
     r"inform|let)|no\s+need\s+to\s+(?:ask|confirm|check|tell)|skip\s+the\s+(?:confirmation|"
     r"approval|review|prompt|tests?|ci)\b)",
     _I,
@@ -291,16 +326,31 @@ _CONCEAL = re.compile(
 
 _SECRET = (
     r"(?:api[\s_-]?keys?|secrets?|tokens?|passwords?|passphrases?|credentials?|private\s+keys?|"
+    r"(?:deploy|signing|access|secret|master|encryption|gpg|pgp|root|service[-\s]account)[-\s]keys?|"
     r"ssh\s+keys?|~/\.ssh|\bid_(?:rsa|ed25519|ecdsa)|(?<![\w.])\.env\b|~/\.aws|~/\.kube|"
     r"kube/?config|\.git-credentials|\.npmrc|\.netrc|\.bashrc|\.zshrc|cookies?|session\s+(?:token|"
-    r"id|cookie)s?|(?:system|hidden|original|initial)\s+(?:prompt|instructions|message)s?|"
+    r"id|cookie)s?|(?:system|hidden|original|initial|developer|internal|secret)\s+(?:\w+\s+)?"
+    r"(?:prompt|instructions|message)s?|"
     r"chat\s+(?:logs?|transcripts?|history)|transcripts?|conversation|recovery\s+codes|"
     r"/etc\b|~/\.\w+|home\s+directory|saved\s+passwords|keychain|wallet|seed\s+phrase|"
     r"ключ\w*|парол\w*|секрет\w*|ssh|APIキー|パスワード|비밀번호|키|密码|密碼|密钥|金鑰|"
     r"clé\w*|chave\w*|chiave|contraseña\w*|Passw\w+|hasł\w*|anahtar\w*|khóa|مفاتيح|كلمة\s+المرور|"
     r"סיסמ\w*|पासवर्ड|कुंजी)"
 )
+_SOURCE = (
+    # a package source redirected, in any ecosystem (pip, npm, Go, RubyGems, Cargo, Maven)
+    r"config\s+set\s+registry|--(?:extra-)?index-url|trusted-host|"
+    r"GOPROXY\s*=\s*(?![\"']?(?:https://proxy\.golang\.org|off\b|direct\b))|GONOSUMDB\s*=|"
+    r"GOINSECURE\s*=|GOFLAGS\s*=\s*-insecure|(?:npm|yarn|pnpm)_config_registry\s*=|"
+    r"PIP_(?:EXTRA_)?INDEX_URL\s*=\s*(?![\"']?https://pypi\.org/)|PIP_TRUSTED_HOST\s*=|"
+    r"gem\s+sources\s+(?:-a|--add)\b|nuget\s+(?:add\s+source|sources\s+add)\b|\[trusted=yes\]|"
+    r"--trust-policy[= ]NoSecurity|conda\s+config\s+--add\s+channels\s+https?://"
+)
+_SUBST = r"\$\(\s*(?:curl|wget|iwr|irm)\b"
+"""A download run through command substitution: ``sh -c "$(wget -qO- …)"`` (not a Markdown
+code span: backticks there quote a command, they do not run it)."""
 _DANGER = (
+    rf"(?:{_SOURCE}|{_SUBST})|"
     r"(?:(?:curl|wget|iwr|irm)\b[^\n|]{0,200}\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b|\|\s*(?:sudo\s+)?"
     r"(?:ba|z)sh\b|(?:ba|z)?sh\s+<\(|source\s+<\(|(?:curl|wget)\b[^\n|]{0,200}\|\s*(?:sudo\s+)?"
     r"(?:python\d?|node|perl|ruby)\b|"
@@ -322,6 +372,7 @@ _WEAKEN = (
 _DESTROY = (
     r"(?:delete|remove|wipe|erase|drop|destroy|overwrite|rotate)\s+(?:\w+\s+){0,4}?[`'\"]?(?:repo\w*|"
     r"database|folder|directory|project|files?|branch|keys?|tests?|\.git|production|everything|"
+    r"tables?|schemas?|buckets?|volumes?|records|invoices|accounts|"
     r"all|history|\.bashrc|lockfile|backups?)"
 )
 _EXFIL = (
@@ -332,16 +383,18 @@ _EXFIL = (
 _GRANT = (
     r"(?:grant|give)\s+(?:\w+\s+){0,3}?(?:admin\w*|root|sudo|full|write)\s*(?:rights|access|"
     r"privileges|permissions)?|full\s+disk\s+access|admin\s+rights|"
-    r"(?:merge|approve|push)\b[^\n.]{0,60}?(?:without|skip|immediately|straight|directly)"
+    r"(?:merg|approv|push)(?:e|es|ed|ing)?\b[^\n.]{0,60}?(?:without|skip|immediately|straight|directly)"
 )
+_GRANT_RE = re.compile(_GRANT, re.I)
+_EXFIL_RE = re.compile(_EXFIL, re.I)
 _SENSITIVE = re.compile(rf"{_SECRET}|{_DANGER}|{_WEAKEN}|{_DESTROY}|{_EXFIL}|{_GRANT}", _I)
 _DANGER_RE = re.compile(rf"{_DANGER}|{_WEAKEN}|{_DESTROY}|{_EXFIL}", _I)
 _DANGER_CMD = re.compile(_DANGER, _I)
 _REMOTE_EXEC = re.compile(
     r"(?:curl|wget|iwr|irm|invoke-webrequest)\b[^\n|]{0,200}\|\s*(?:sudo\s+)?(?:\w*sh|python\d?|"
     r"node|perl|ruby|iex)\b|(?:ba|z)?sh\s+<\(|source\s+<\(|powershell\s+(?:-\w+\s+)*-e(?:nc|"
-    r"ncodedcommand)?\b|invoke-expression|config\s+set\s+registry|--(?:extra-)?index-url|"
-    r"core\.hookspath|os\.system|\beval\s*[\"'(\$]|base64\s+-d",
+    r"ncodedcommand)?\b|invoke-expression|core\.hookspath|os\.system|\beval\s*[\"'(\$]|"
+    rf"base64\s+-d|{_SOURCE}|{_SUBST}",
     _I,
 )
 _URGENT = re.compile(
@@ -355,25 +408,53 @@ _URGENT = re.compile(
 
 _TOOL_SHAPED = re.compile(
     r"[\"']role[\"']\s*:\s*[\"'](?:tool|function|ipython)[\"']|"
-    r"[\"']?\b(?:tool_results?|tool_response|tool_outputs?|tool_call_id|function_results?|"
+    r"[\"']?\b(?:tool[_-]results?|tool[_-]response|tool[_-]outputs?|tool_call_id|function[_-]results?|"
     r"function_response|function_call_output|observation|assistant_instructions|next_action|"
     r"tool_use_id)\b[\"']?\s*[:=]|[\"'](?:tool|tool_name|function|function_name)[\"']\s*:\s*"
     r"[\"'][^\"'\n]{1,60}[\"']\s*,\s*[\"'](?:result|output|response|content)[\"']\s*:|"
     r"</?\s*(?:function_results?|tool_results?|tool_response|tool_outputs?|function_response|"
     r"function_output|observation|search_results?)\b|\[\s*/?\s*(?:tool|function)[_\s-]?(?:output|result|"
-    r"response)\b|^[\s>*_#]*(?:tool|function)\s+(?:response|result|output)\b|"
-    r"^[\s>*_]*(?:Observation|Thought)\s*:|"
-    r"[\"']jsonrpc[\"']\s*:|[\"']type[\"']\s*:\s*[\"'](?:tool_result|tool_response|tool|"
+    r"response)\b|^[ \t>*_#]*(?:tool|function)\s+(?:response|result|output)\b|"
+    r"^[ \t>*_]*(?:Observation|Thought)\s*:|"
+    r"[\"']jsonrpc[\"']\s*:|"
+    # a log record or call echo of a tool: ``tool=x … result=…``, ``>>> run_tool(…)``
+    r"\b(?:tool|tool_name|function|function_name)\s*=\s*[\"']?[\w.-]{1,60}[\"']?[ \t,]"
+    r"[^\n]{0,200}?\b(?:result|output|response|status)\s*=|"
+    r"^[ \t]*(?:>>>|\$|In\s*\[\d*\]:)[ \t]*[\w.]*(?:tool|function|call)\w*\s*\(|"
+    r"[\"']type[\"']\s*:\s*[\"'](?:tool_result|tool_response|tool|"
     r"function_call_output|function_result|tool_output)[\"']",
     _I,
+)
+_CALL_RESULT = re.compile(
+    # a heading that says what follows is what a call returned: "Result from get_weather():";
+    # weaker than a tool marker (tutorials print results), so what follows must address an AI
+    # or send data out / run remote code
+    r"^[ \t>*_#]*(?:results?|output|response|return\s+value)\s+(?:from|of)\s+[`*]*[\w.]+\(\)",
+    _I | re.MULTILINE,
 )
 _JSON_SHAPED = re.compile(
     r"\{\s*[\"'](?:result|output|response|status|ok|success|content|message|data|error|note)"
     r"[\"']\s*:",
     _I,
 )
+_CONSENT_VALUE = (
+    # a consent/approval recorded as a key with a granting value (``consent: implicit``,
+    # ``approval=waived``); "consent: required" or "approval: manual" grant nothing
+    r"(?:granted|given|implicit|implied|blanket|standing|assumed|waived|pre-?\w+|auto\w*)"
+)
+_CASUAL_CLAIM = re.compile(
+    # consent in conversation: "we're totally fine with you …", "you've got our blessing" (high
+    # only with a risky action: "you've got our permission to fork the repo" is a licence)
+    r"\b(?:we're|we\s+are|I'm|I\s+am|they're|they\s+are|(?:he|she)\s+is|(?:he|she)'s)\s+(?:\w+\s+)?"
+    r"(?:fine|ok|okay|happy|good|cool)\s+with\s+(?:you|the\s+(?:assistant|agent|model|AI|bot))\b|"
+    r"\b(?:you've|you\s+have)\s+(?:got\s+)?(?:our|my|their|his|her)\s+(?:full\s+)?(?:blessing|"
+    r"permission|approval|go-ahead|ok|consent)\b",
+    _I,
+)
 _PREAPPROVED = re.compile(
-    r"\bpre-?(?:approved|authori[sz]ed|cleared|consented|confirmed)\b|approved\s+in\s+advance|"
+    rf"\b(?:consent|approval|authori[sz]ation|permission|sign-?off)\s*[:=]\s*[\"']?{_CONSENT_VALUE}\b|"
+    r"\bpre-?(?:approved|authori[sz]ed|cleared|consented|confirmed|signed|vetted|okayed|"
+    r"sanctioned|accepted|granted)\b|approved\s+in\s+advance|"
     r"\bin\s+advance\b|(?:permission|consent|authori[sz]ation|approval)\s+(?:was\s+|has\s+been\s+|"
     r"is\s+)?(?:granted|given|on\s+file|obtained|confirmed)|consent\s+on\s+file|"
     r"already\s+(?:gave|given|granted|approved|authori[sz]ed|agreed|consented|said\s+yes|"
@@ -383,17 +464,20 @@ _PREAPPROVED = re.compile(
     r"as\s+agreed\s+(?:with|in|earlier)|(?:has|have|had)\s+(?:already\s+)?(?:approved|"
     r"authori[sz]ed|permitted|allowed|consented\s+to|okayed|cleared)|"
     r"\b(?:approved|authori[sz]ed|okayed|ok'd|consented|agreed|permitted|allowed|cleared|"
-    r"confirmed|signed\s+off|green-?lit|accepted)\b(?:\s+[\w'-]+){0,6}?\s+(?:ahead\s+of\s+time|"
+    r"confirmed|signed\s+off|green-?lit|accepted|said\s+yes|blessed)\b(?:\s+[\w'-]{1,40}){0,6}?\s+"
+    r"(?:ahead\s+of\s+time|"
     r"beforehand|in\s+advance|earlier|previously|already|at\s+setup|during\s+(?:setup|onboarding))\b|"
     r"\b(?:consent|approval|permission|authori[sz]ation|sign-?off)\s*\(?\s*(?:recorded|granted|"
     r"given|logged|obtained|confirmed|received|verified|documented|noted|secured|on\s+record)\b|"
     r"\b(?:approved|authori[sz]ed|signed-?off|consented|cleared)[-_ ]by\s*[:=]|"
     r"\b(?:confirmed|said|agreed|stated|wrote|mentioned)\b[^.;\n]{0,60}?\b(?:it'?s|it\s+is|that'?s)\s+"
-    r"(?:fine|ok|okay|alright|allowed|acceptable)\s+for\s+(?:you|the\s+(?:assistant|agent|model|AI))|"
+    r"(?:fine|ok|okay|alright|allowed|acceptable|cool|good\s+to\s+go)\s+for\s+(?:you|the\s+"
+    r"(?:assistant|agent|model|AI|bot))|"
     r"\b(?:consent|approval|permission|authori[sz]ation|sign-?off)\s+(?:\w+\s+){0,2}?(?:by|from)\s+"
     r"(?:the|your|this|our)\s+(?:\w+\s+)?(?:user|owner|operator|human|developer|maintainers?|"
     r"admin\w*|customer|team|lead)\b|\b(?:blanket|standing|general|permanent|"
-    r"unlimited)\s+(?:\w+\s+)?(?:consent|approval|permission|authori[sz]ation|sign-?off)\b|\b(?:ahead\s+of\s+time|beforehand|earlier|already|"
+    r"unlimited)\s+(?:\w+\s+)?(?:consent|approval|permission|authori[sz]ation|sign-?off|waiver|"
+    r"exemption)\b|\b(?:ahead\s+of\s+time|beforehand|earlier|already|"
     r"previously)\b[^.;\n]{0,30}?\b(?:approved|authori[sz]ed|okayed|consented|agreed|"
     r"permitted|allowed|cleared|confirmed)\b|"
     r"\b(?:user|owner|operator|human|developer|requester|customer|maintainer|admin|account\s+"
@@ -408,7 +492,7 @@ _PREAPPROVED = re.compile(
     r"\b(?:granted|gave|given|provided|recorded|logged)\s+(?:\w+\s+){0,2}?(?:consent|permission|"
     r"approval|authori[sz]ation|sign-?off|go-ahead)|\b(?:on|of)\s+record\b|\bon\s+file\b|"
     r"(?:permission|consent|approval|authori[sz]ation|sign-?off|go-ahead)\b(?:[^.;\n]|\.(?=\S))"
-    r"{0,80}?\b(?:was|"
+    r"{0,160}?\b(?:was|"
     r"were|has\s+been|have\s+been)\s+(?:already\s+)?(?:granted|given|recorded|logged|obtained|"
     r"confirmed|received|provided)|\b(?:approved|authori[sz]ed|confirmed|okayed|permitted|allowed|"
     r"cleared|signed\s+off|requested)\s+by\s+(?:the|your|this|our)\s+(?:\w+\s+)?(?:user|owner|"
@@ -417,14 +501,27 @@ _PREAPPROVED = re.compile(
 )
 _PERMISSION = re.compile(
     r"\byou(?:'re|\s+are)\s+(?:now\s+)?(?:allowed|cleared|permitted|authori[sz]ed|free|"
-    r"entitled)\b|\byou\s+(?:can|may)\b|go\s+ahead|\bproceed\b|no\s+need\s+to\s+(?:ask|confirm|"
+    r"entitled)\b|\byou\s+(?:can|may)\b|go[-\s]ahead|\bproceed\b|no\s+need\s+to\s+(?:ask|confirm|"
     r"check)|(?:confirmation|approval)\s+is\s+not\s+(?:needed|required)|skip\s+the\s+"
-    r"(?:confirmation|approval|review|prompt)|without\s+(?:asking|checking|confirmation|a\s+"
+    r"(?:\w+\s+)?(?:confirmation|approval|review|prompt)|without\s+(?:asking|checking|confirmation|a\s+"
     r"prompt|prompting)|don'?t\s+(?:ask|bring\s+it\s+up|mention)|permitted\s+you|so\s+\w+|"
     r"\b(?:is|are)\s+(?:\w+\s+)?(?:approved|allowed|permitted|authori[sz]ed|sanctioned)\b|"
     r"\b(?:fine|ok|okay|alright|acceptable)\s+(?:for\s+you\s+)?to\s+\w+|feel\s+free|"
-    r"\b(?:agents?|assistants?|models?|AI|bots?|tools?|LLMs?)\s+(?:can|may)\b|"
-    r"you(?:'re|\s+are)\s+cleared|no\s+need\s+to",
+    r"\b(?:agents?|assistants?|models?|AI|bots?|tools?|LLMs?|helpers?|copilot)\b(?:[ \t]+[\w'-]{1,40})"
+    r"{0,5}?[ \t]+(?:can|may)\b(?![ \t]+(?:not|never)\b)|"
+    r"you(?:'re|\s+are)\s+cleared|no\s+need\s+to|"
+    # a permission held as a noun ("has the go-ahead to", "got the green light to")
+    r"\b(?:has|have|got|gets|receives?|holds?)\s+(?:the|a|an|full|explicit|our|their)?\s*"
+    r"(?:go-ahead|green\s+light|clearance|permission|approval|blessing|mandate|sign-off)\s+to\b|"
+    # the confirmation step waived ("need not request confirmation", "without a confirmation
+    # prompt", "don't bother asking")
+    r"\bneeds?\s+not\s+(?:\w+\s+){0,2}?(?:ask|request|seek|obtain|wait|confirm|check)\w*|"
+    r"\b(?:do(?:es)?\s+not|don'?t|doesn'?t)\s+(?:need\s+to|have\s+to|bother(?:\s+to)?)\s+"
+    r"(?:ask|check|confirm|wait|prompt)\w*|"
+    r"\bwithout\s+(?:a\s+|any\s+)?(?:confirmation|approval|review)\s+(?:prompt|step|dialog)|"
+    # a permission granted to an AI as a noun: "Permission for the assistant to email …"
+    r"\b(?:permission|clearance|go-ahead|authori[sz]ation|approval|consent)\s+for\s+(?:the\s+|an?\s+|"
+    r"any\s+|all\s+)?(?:\w+\s+)?(?:agents?|assistants?|models?|AI|bots?|LLMs?|copilot)\s+to\b",
     _I,
 )
 _AUTHORITY = re.compile(
@@ -455,8 +552,10 @@ _AUTHORITY = re.compile(
     _I,
 )
 _AUTHORITY_STRONG = re.compile(
-    r"^\s*\[?\s*system(?:\s+\w+)?\s*\]?\s*:|\[\s*system\b|<\s*system\s*>|"
-    r"\bpriority\s+(?:update|directive|override|instruction)|^[\s*_>]*\[\s*(?:admin\w*|root|operator|"
+    # line starts take spaces and tabs only (``^`` is tried at every line, and ``\s*`` there
+    # would rescan a run of blank lines from each of them: quadratic)
+    r"^[ \t]*+\[?[ \t]*system(?:\s+\w+)?\s*\]?\s*:|\[\s*system\b|<\s*system\s*>|"
+    r"\bpriority\s+(?:update|directive|override|instruction)|\b(?:highest|top|maximum)\s+priority\b|^[ \t*_>]*\[\s*(?:admin\w*|root|operator|"
     r"security|official|priority|important|urgent|mandatory|compliance|policy|vendor|moderator|"
     r"staff|maintainers?)\b[^\]\n]"
     r"{0,30}\](?![(\[])|\b(?:supersedes|overrides|takes?\s+precedence\s+over|outranks?)\s+(?:\w+\s+)"
@@ -468,7 +567,8 @@ _AUTHORITY_STRONG = re.compile(
 )
 _LEAK = re.compile(
     rf"\b(?:paste|print|output|reveal|send|share|show|upload|post|include|repeat|dump|cat|"
-    rf"display|forward|export|leak|e-?mail)\b[^\n]{{0,80}}?{_SECRET}|\$\(\s*cat\b|cat\s+~/",
+    rf"display|forward|export|leak|e-?mail|disclose|divulge|hand\s+over|give\s+out)\b[^\n]{{0,80}}?"
+    rf"{_SECRET}|\$\(\s*cat\b|cat\s+~/",
     _I,
 )
 _ACROSTIC = re.compile(
@@ -481,8 +581,9 @@ _ACROSTIC = re.compile(
     r"\d+th|line-initial|line-final)\s+(?:\w+\s+)?"
     r"(?:words?|letters?|characters?)\b|\bcolumn\s+(?:one|two|1|2|a|b)\b|"
     r"\bread\s+(?:from\s+)?(?:top\s+to\s+bottom|bottom\s+to\s+top|downwards?)\b|"
-    r"\bacrostic|\breading\s+down\s+the\s+(?:first|left|initial)\s+column|"
-    r"\bletter\s+(?:one|1)\s+of\s+each|\b(?:first|initial)\s+letters?\s+of|"
+    r"\bacrostic|\b(?:the\s+)?initials\s+(?:above|below|of)\b|\breading\s+down\s+the\s+(?:first|left|initial)\s+column|"
+    r"\b(?:cues|lines|captions|items|entries|rows|headings|bullets)\b[^.\n]{0,20}?\bread\s+in\s+"
+    r"(?:sequence|order)\b|\bletter\s+(?:one|1)\s+of\s+each|\b(?:first|initial)\s+letters?\s+of|"
     r"\bcapital\s+letters\s+of\s+this|\bevery\s+(?:second|other|third|fourth|\d+(?:st|nd|rd|th))"
     r"\s+(?:word|letter|line)",
     _I,
@@ -496,21 +597,42 @@ _ACROSTIC_DO = re.compile(
     _I,
 )
 _ERROR = re.compile(
-    r"(?:^|\n)\s*(?:\[?\s*(?:ERROR|FATAL|CRITICAL|PANIC|EMERGENCY|ALERT)\b|\w*\s*ERR!|E:\s|"
+    r"(?:^|\n)[ \t]*+(?:\[?[ \t]*(?:ERROR|FATAL|CRITICAL|PANIC|EMERGENCY|ALERT)\b|\w*[ \t]*ERR!|E:\s|"
     r"(?-i:ERR_[A-Z_]+|E_[A-Z_]{3,})\b|"
     r"fatal:|error\s*(?:\d|0x|:|code)|Traceback\s*\(most\s+recent|\w*(?:Error|Exception)\b\s*"
     r"[:\-–]|Exception\b|Segmentation\s+fault|\d{3}\s+(?:Internal\s+Server\s+Error|Service\s+"
     r"Unavailable|Bad\s+Gateway|Forbidden|Unauthorized)|Warning:|\w+\s+failed\b)|"
     r"(?<![./-])\b(?:corrupted|has\s+expired|expired|integrity\s+check\s+failed|could\s+not\s+"
     r"be\s+(?:parsed|loaded|verified)|cannot\s+load|failed|failing|failure|errors?|exception|mismatch|"
-    r"denied|not\s+verified|unverified|crash(?:ed)?|panic|fault|broken|outdated|invalid)\b"
+    r"denied|not\s+verified|unverified|crash(?:ed)?|panic|fault|broken|outdated|invalid|"
+    r"(?<=\()(?-i:(?:\w+::)*[A-Z]\w*(?:Exception|Error))(?=\)))\b"
     r"(?![./-]\w)",
+    _I,
+)
+_NEEDED = re.compile(
+    r"\b(?:needs?|require[sd]?|must\s+(?:get|have|obtain)|ask\s+for|request|wait\s+for|pending|"
+    r"awaiting|without)\b[^.;\n]{0,30}$",
     _I,
 )
 _CONDITIONAL = re.compile(r"\b(?:if|when|once|unless|whether|after|until)\b", _I)
 _ERROR_FIX = re.compile(
     r"\b(?:run|running|execute|executing|exec|type|enter|paste|apply|fix|resolve|repair|"
-    r"recover|re-?run|install|re-?authenticate|verify|export|paste|set|type)\w*\b",
+    r"recover|re-?run|install|re-?authenticate|verify|export|paste|set|type)\w*\b|"
+    # a fix given as a label, no verb: "hint: kubectl …", "Resolution: …"
+    r"(?:^[ \t>*_#-]*|(?<=[.!?]\s))(?:(?:operator|user|admin)\s+)?(?:hint|tip|solution|workaround|"
+    r"resolution|remedy|suggested\s+fix|quick\s+fix|to\s+fix|try|action\s+required|required\s+"
+    r"action)\s*:",
+    _I,
+)
+_ESCALATE = re.compile(
+    # a "fix" that hands out the keys: cluster-admin or root to anyone, password-less sudo,
+    # a whole-account admin policy; or that deletes the stores of credentials
+    r"--clusterrole[= ]cluster-admin\b[^\n]{0,120}?(?:system:(?:anonymous|unauthenticated|"
+    r"authenticated)|--group[= ]system:)|system:(?:anonymous|unauthenticated)\b[^\n]{0,120}?"
+    r"cluster-admin|NOPASSWD\s*:\s*ALL|AdministratorAccess|\bchmod\s+(?:-R\s+)?[ugoa]*\+s\b|"
+    r"\bsetenforce\s+0|>>?\s*/etc/sudoers\b|"
+    r"\b(?:delete|remove|wipe|erase|shred|rm)\b[^\n]{0,40}?(?:~/\.(?:ssh|gnupg|aws|kube|azure|"
+    r"docker|password-store|git-credentials|netrc)\b|(?<![\w.])\.(?:ssh|gnupg)\b)",
     _I,
 )
 _DISCUSSION = re.compile(
@@ -527,6 +649,7 @@ _DISCUSSION = re.compile(
 def assess(text: str, *, hidden: bool = False) -> Verdict | None:
     """The strongest structural finding in one paragraph or carrier (see module docstring).
     Cached: a page repeats its navigation links and their titles."""
+    text = _fold(text)
     best: Verdict | None = None
     for offset, block in _blocks(text):
         found = _judge(block, hidden) if len(block) >= 12 else None
@@ -557,6 +680,7 @@ def assess_pair(lead: str, follow: str) -> Verdict | None:
     AI (an address such as "A word for the language model.") followed by a directive that does
     something sensitive (a concrete secret, an override, concealment, a dangerous command,
     sending data out, weakening a defence, destroying data)."""
+    lead, follow = _fold(lead), _fold(follow)
     joined = f"{lead}\n\n{follow}"
     verdict = assess(joined)
     if verdict is not None and verdict.rank == 3:
@@ -593,6 +717,22 @@ _CONCRETE = (
     r"~/\.ssh|\bid_(?:rsa|ed25519|ecdsa)\b|(?<![\w.])\.env\b|~/\.aws|\.git-credentials|"
     r"system\s+prompt|private\s+keys?|/etc/(?:passwd|shadow)|recovery\s+codes|seed\s+phrase"
 )
+_TARGET = re.compile(
+    # after an address in a language the lexicon does not know, a concrete target stands in
+    # for the verb we cannot read: an e-mail address (a home path is not: "Για το μοντέλο:
+    # ορίστε … ~/models" is a machine-learning model's settings)
+    r"[\w.+-]@[\w-]+\.[a-z]{2,}\b",
+    re.IGNORECASE,
+)
+_ENGLISH = re.compile(r"\b(?:the|and|for|see|with|this|that|your|you|is|are|of|to|in|at|on)\b", _I)
+
+
+def _foreign_target(text: str, start: int, end: int) -> bool:
+    """A concrete target after an address, in words that are not English (English is read by
+    its verbs; "For the bot: see ~/examples" is not an order)."""
+    return _TARGET.search(text, start, end) is not None and not _ENGLISH.search(text, start, end)
+
+
 _PAYLOAD = re.compile(
     rf"{_CONCRETE}|{_OVERRIDE.pattern}|{_CONCEAL.pattern}|{_ML_CONCEAL.pattern}|{_ML_OBJECT.pattern}",
     re.IGNORECASE,
@@ -621,11 +761,27 @@ _ACTION_RISK = re.compile(
     rf"{_LEAK.pattern}|{_DANGER}|{_WEAKEN}|{_DESTROY}|{_EXFIL}|{_CONCEAL.pattern}", re.IGNORECASE
 )
 """``_STRONG_RISK`` without overrides (an authority claim's own wording often says override)."""
+_ROLE_LABEL = re.compile(
+    # a label that ends with an AI role, or with the role and what it is doing
+    rf"^[^\w\n'-]*(?:[\w'-]{{1,40}}[ \t]+){{0,4}}?(?:{_ROLE_STRONG}|{_ROLE_ML})"
+    rf"(?:[ \t]+\w+ing\b[^\n:：]{{0,60}})?[ \t]*[:：]"
+    # or a dedication that opens the carrier: "Note for AI pair programmers — …"
+    rf"|^[^\w\n'-]*(?:(?:note|message|memo|reminder|instructions?|hint)[ \t]+)?(?:for|to)[ \t]+"
+    rf"(?:(?:the|an?|any|all)[ \t]+)?(?:[\w'-]{{1,40}}[ \t]+){{0,2}}?(?:{_ROLE_STRONG}|{_ROLE_ML})"
+    rf"(?:[ \t]+[\w'-]{{1,40}}){{0,2}}[ \t]*(?:[:：]|[—–]|[ \t]-[ \t])",
+    re.IGNORECASE | re.MULTILINE,
+)
 _LOOSE_WORD = re.compile(r"\b(?:models?|bots?)\b", re.I)
+_LOOSE_ADDRESS = re.compile(
+    r"\b(?:za|aan|voor|pour|für|para|för|til|untuk|kwa)\s+(?:\w+\s+)?(?:models?|bots?)\b", re.I
+)
 _INTENT = re.compile(r"\bI\s+(?:will|shall|am\s+going\s+to|must|should|'ll)\b|\bI'll\b", re.I)
 _CLAUSE_END = re.compile(r"[.;!?](?=\s|$)|\n|[。！？]")
 _LABEL = re.compile(r"^[ \t>*_#\[]*[^\n:：]{3,100}[:：]", re.M)
-_MENTION = re.compile(r"(?<=\S[ \t])(?:\"[^\"\n]{8,400}\"|“[^”\n]{8,400}”|`[^`\n]{8,400}`)")
+_MENTION = re.compile(
+    r"(?<=\S[ \t])(?:\"[^\"\n]{8,400}\"|“[^”\n]{8,400}”|`[^`\n]{8,400}`|‘[^’\n]{8,400}’|"
+    r"'[^'\n]{8,400}'(?!\w))"  # single quotes too ("a title saying 'If an AI is …, close it'")
+)
 _HEADING_TITLE = re.compile(
     r"^\s*(?:how|why|what|when|where|which|who|guide|tutorial|learn|about|see|more|\w+ing)\b", re.I
 )
@@ -660,12 +816,17 @@ def _vocative(text: str) -> re.Match[str] | None:
             _ACT.search(text, m.end(), end)
             or _DANGER_CMD.search(text, m.end(), end)
             or _PAYLOAD.search(text, m.end(), end)
+            or _foreign_target(text, m.end(), min(len(text), m.end() + 300))
         ):
             return m
     m2 = _VOC_OTHER.search(text)
     if m2:
         end = min(len(text), m2.end() + 300)
-        if _ACT.search(text, m2.start(), end) or _PAYLOAD.search(text, m2.end(), end):
+        if (
+            _ACT.search(text, m2.start(), end)
+            or _PAYLOAD.search(text, m2.end(), end)
+            or _foreign_target(text, m2.end(), end)
+        ):
             return m2
     return None
 
@@ -724,6 +885,16 @@ _W_ROLE = frozenset(
         "yapay",
         "sztuczna",
         "sztucznej",
+        # cognate stems of the role lexicon, written without accents
+        "adimen",
+        "intelekt",
+        "intelekta",
+        "intelekto",
+        "inteligencija",
+        "inteligenca",
+        "inteligencia",
+        "pomocnik",
+        "pomocnika",
     ]
 )
 _W_LOOSE = frozenset(("model", "models", "bot", "bots"))
@@ -731,6 +902,7 @@ _N_ROLE_CUE = ("whoever", "you, the", "you the", "who are a", "who is a")
 _W_CLAIM = frozenset(
     [
         "told",
+        "fine",
         "assured",
         "informed",
         "sign",
@@ -877,6 +1049,9 @@ _W_ACROSTIC = frozenset(
         "final",
         "leading",
         "acrostic",
+        "initials",
+        "sequence",
+        "order",
         "column",
         "letter",
         "every",
@@ -891,6 +1066,20 @@ _W_ACROSTIC = frozenset(
         "3rd",
         "initial",
     ]
+)
+_N_GRANT = (
+    "consent",
+    "approv",
+    "green light",
+    "gave",
+    "granted",
+    "ok",
+    "agree",
+    "ticked",
+    "clicked",
+    "toggled",
+    "checkbox",
+    " box",
 )
 _N_TOOL = ("tool", "function", "observation", "jsonrpc", "next_action", "search_result")
 _N_ERROR: tuple[str, ...] = (
@@ -974,7 +1163,13 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
         authority = strong
     scheme = _ACROSTIC.search(text) if not words.isdisjoint(_W_ACROSTIC) else None
     error = _ERROR.search(text) if _has(lower, _N_ERROR) else None
-    cue = role or loose or tool or claim or authority or scheme or error or hidden
+    casual = (
+        _CASUAL_CLAIM.search(text) if claim is None and not words.isdisjoint(_W_CLAIM) else None
+    )
+    call = _CALL_RESULT.search(text) if tool is None and "()" in text else None
+    cue = role or loose or tool or claim or authority or scheme or error or hidden or casual or call
+    if not cue and not words.isdisjoint(_W_LOOSE):  # "Poruka za jezični model:", "to the bot,"
+        cue = _LOOSE_ADDRESS.search(text)  # only after a preposition of another language
     if not (cue or _has(lower, _N_ROLE_CUE) and _ROLE_CUE.search(text)):
         return None
     discussed = not hidden and _DISCUSSION.search(text) is not None
@@ -995,20 +1190,48 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
     if ml_role and _ACT_ML_RE.search(text, *ml_span) and lazy.risky_in(*ml_span):
         return 3, "instruction to an AI (non-English) with a sensitive action", ml_role
     directive = _IMPERATIVE.search(text) or _MODAL.search(text) or _ML_DIRECTIVE.search(text)
+    if hidden and directive is None:  # in a carrier a negative imperative is an order too
+        directive = _NEG_IMPERATIVE.search(text)
     ai = third or role
     you = _YOU.search(text)
     addressed = ai or you
-    if hidden and ai and (directive or you):
+    if (
+        hidden
+        and ai
+        and (
+            # a hidden text that names an AI is an order when it speaks to "you", when it
+            # addresses the AI ("AI tools indexing this README: …", "Note for AI pair
+            # programmers — …") and says to do something or something risky, or when its order
+            # is risky or modal. "The agent loop: plan, act, observe" (a diagram's title) and
+            # "For AI assistants: this page is also available as llms.txt" are neither
+            you
+            or (_ROLE_LABEL.search(text) and (directive or lazy.risky()))
+            or (directive and (lazy.risky() or _MODAL.search(text)))
+        )
+    ):
         return 3, "hidden text addressed to an AI", ai
     loose_word = not words.isdisjoint(_W_LOOSE)
     if hidden and loose_word and directive and (_READER_CUE.search(text) or you):
         return 3, "hidden text addressed to a model", directive  # "whichever model reads this"
     if tool is None and ai:
         tool = _JSON_SHAPED.search(text)
+    if tool is None and "_" in text:
+        tool = _role_key(text)  # {"ai_followup": "…"}: a data field addressed to the model
     if tool and _tool_carries_instruction(text, tool.start()):
         return 3, "tool or function output that carries an instruction", tool
-    if claim is None and _has(lower, ("consent", "approv", "green light", "gave", "granted", "ok")):
+    if call and _tool_carries_instruction(text, call.start()):
+        rest = text[call.end() : call.end() + 2000]
+        named = _ROLE_ANY.search(rest.replace("_", " ")) or _LOOSE_WORD.search(rest)
+        if named or _LEAK.search(rest) or _EXFIL_RE.search(rest) or _REMOTE_EXEC.search(rest):
+            return 3, "tool or function output that carries an instruction", call
+    if claim is None and _has(lower, _N_GRANT):
         claim = _granted_to_ai(text)
+        if claim is not None:  # a grant, a permission to an AI after it, a risky action
+            return 3, "claims the user pre-approved an action", claim
+    if casual and (directive or _PERMISSION.search(text)) and lazy.risky():
+        return 3, "claims the user pre-approved an action", casual
+    if claim and _NEEDED.search(text, max(0, claim.start() - 40), claim.start()):
+        claim = None  # "Upgrades need the cluster owner's approval": asked for, not given
     if claim and not _CONDITIONAL.search(text, max(0, claim.start() - 60), claim.start()):
         permission = _PERMISSION.search(text)
         granted = permission or directive
@@ -1035,6 +1258,8 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
     if error and asserted and _REMOTE_EXEC.search(text):
         return 3, "error message that tells the reader to run a remote script", error
     fix = directive or _ERROR_FIX.search(text)
+    if error and asserted and fix and _ESCALATE.search(text):
+        return 3, "error message whose fix escalates privileges or deletes credentials", error
     if error and fix:
         if _LEAK.search(text) or third or (loose and _DANGER_CMD.search(text)):
             return 3, "error message that tells the reader to run something", error
@@ -1051,18 +1276,45 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
 
 _PARTY_GRANT = re.compile(
     r"\b(?:user|users|client|customer|owner|admin\w*|human|lead|manager|team|boss|OP|operator|"
-    r"maintainers?|developer|requester|account\s+holder)\b[^.;\n]{0,60}?\b(?:gave|given|has\s+given|"
+    r"maintainers?|developer|requester|account\s+holder|everyone|everybody|stakeholders)\b[^.;\n]{0,60}?\b(?:gave|given|has\s+given|"
     r"granted|okayed|ok'd|blessed|agreed|approved|consented|confirmed|signed\s+off|said\s+yes)\b|"
+    # consent given by an action on a form: "the customer ticked the 'let the AI …' box"
+    r"\b(?:user|users|client|customer|owner|admin\w*|human|operator|account\s+holder)\b[^.;\n]{0,30}?"
+    r"\b(?:ticked|checked|clicked|toggled|selected|enabled|switched\s+on|turned\s+on)\b[^.;\n]{0,60}?"
+    r"\b(?:box|checkbox|option|setting|toggle|mode|button|switch)\b|"
     r"\b(?:user|owner|admin|human|client)?[-_ ]?(?:consent|approved|approval|authori[sz]ed|"
-    r"permission)[\w-]*\s*[=:]\s*(?:yes|true|1|granted|given|ok)\b",
+    rf"permission)[\w-]*\s*[=:]\s*(?:yes|true|1|ok|{_CONSENT_VALUE})\b",
     re.IGNORECASE,
 )
 _AI_PERMITTED = re.compile(
-    rf"(?:\b{_ROLE_STRONG}\b|\byou\b|\b(?:models?|bots?)\b)[ \t]+(?:(?:is|are)[ \t]+(?:now[ \t]+)?"
+    # "the AI therefore deletes …": what the grant is said to entail, as a fact
+    rf"\b{_ROLE_STRONG}\b[ \t]+(?:therefore|thus|hence|accordingly|now)[ \t]+\w+s\b|"
+    rf"(?:\b{_ROLE_STRONG}\b|\byou\b|\b(?:models?|bots?)\b)(?:[ \t]+[\w'-]{{1,40}}){{0,5}}?[ \t]+"
+    rf"(?:(?:is|are)[ \t]+(?:now[ \t]+)?"
     rf"(?:free|allowed|permitted|cleared|authori[sz]ed|welcome|entitled)[ \t]+to|(?:may|can)"
     rf"(?![ \t]+(?:not|never)\b))\b",
     re.IGNORECASE,
 )
+
+
+_KEY = re.compile(r"[\"']([A-Za-z]{1,20}(?:_[A-Za-z]{1,20}){1,4})[\"']\s*:")
+_KEY_ROLE = frozenset(("ai", "llm", "assistant", "agent", "bot", "gpt", "model", "copilot"))
+_KEY_ORDER = frozenset(
+    ("followup", "follow", "instruction", "instructions", "directive", "note", "todo", "next")
+    + ("action", "command", "order", "prompt", "hint")
+)
+
+
+def _role_key(text: str) -> re.Match[str] | None:
+    """A quoted key of a JSON/dict record whose words name the model and an order
+    (``"ai_followup"``, ``"note_for_llm"``; not ``"agent_id"`` or ``"embedding_model"``)."""
+    for i, m in enumerate(_KEY.finditer(text)):
+        parts = set(m.group(1).lower().split("_"))
+        if parts & _KEY_ROLE and parts & _KEY_ORDER:
+            return m
+        if i >= 200:
+            break
+    return None
 
 
 def _granted_to_ai(text: str) -> re.Match[str] | None:
@@ -1071,9 +1323,15 @@ def _granted_to_ai(text: str) -> re.Match[str] | None:
     grant = _PARTY_GRANT.search(text)
     if grant is None or _CONDITIONAL.search(text, max(0, grant.start() - 60), grant.start()):
         return None
-    end = _clause_end(text, grant.end())
-    permitted = _AI_PERMITTED.search(text, grant.end(), min(len(text), end + 200))
-    return grant if permitted else None
+    end = min(len(text), _clause_end(text, grant.end()) + 200)
+    permitted = _AI_PERMITTED.search(text, grant.end(), end)
+    if permitted is None:
+        return None
+    # what is permitted must matter: "the core team agreed that the agent can open draft PRs"
+    # is a policy; "… can commit straight to the release branch and skip review" is the attack
+    rest = text[permitted.end() : end]
+    risky = _SENSITIVE.search(rest) or _STRONG_RISK.search(rest) or _GRANT_RE.search(rest)
+    return grant if risky else None
 
 
 def _clause_end(text: str, at: int) -> int:
@@ -1117,14 +1375,64 @@ _TITLE = (
     r"\((?P<t3>(?:[^()\n]|\([^()\n]{0,200}\)){3,500})\))"  # one level of (…) inside (…)
 )
 _INLINE_TITLE = re.compile(rf"!?\[[^\]\n]{{0,300}}\]\(\s*<?[^\s)>]*>?\s+{_TITLE}\s*\)")
-_REF_TITLE = re.compile(rf"^ {{0,3}}\[[^\]\n]{{1,300}}\]:[ \t]*<?\S+?>?[ \t]+{_TITLE}[ \t]*$", re.M)
+_LEADER = r"[ \t]*(?:[/#*;!>][ \t]*)*"
+"""A line's comment leaders (``///``, ``#``, `` * ``, ``;``, ``>``): Markdown inside doc comments
+(rustdoc, JSDoc, shell and YAML comments) still renders its reference definitions. One leader
+character per step, so the expression stays linear on long runs of slashes or spaces."""
+_REF_TITLE = re.compile(
+    # the title may sit on the line after the destination (CommonMark), under the same leaders
+    rf"^{_LEADER}\[[^\]\n]{{1,300}}\]:[ \t]*<?\S+?>?(?:[ \t]+|[ \t]*\n{_LEADER}){_TITLE}[ \t]*$",
+    re.M,
+)
+_ATTR_TITLE = re.compile(
+    # a title/alt/aria-label attribute in any markup written into the text (AsciiDoc
+    # ``link:url[text,title="…"]``, raw HTML): a tooltip the reader does not see
+    r"\b(?:title|alt|aria-label)\s*=\s*(?:\"(?P<t1>[^\"\n]{3,500})\"|'(?P<t2>[^'\n]{3,500})')",
+    re.I,
+)
 
 
 def carriers(text: str) -> Iterator[tuple[str, int, int, str]]:
-    """Link and image titles (inline and reference definitions): ``(title, start, end, kind)``."""
-    if "[" not in text:
-        return
-    for pattern, kind in ((_INLINE_TITLE, "markdown link title"), (_REF_TITLE, "reference title")):
+    """Link and image titles (inline and reference definitions, also under comment leaders and
+    with the title on the next line) and title/alt/aria-label attributes written into the text:
+    ``(title, start, end, kind)``."""
+    patterns = []
+    if "[" in text:
+        patterns += [(_INLINE_TITLE, "markdown link title"), (_REF_TITLE, "reference title")]
+    lower = text.lower()
+    if "title" in lower or "alt" in lower or "aria-label" in lower:
+        patterns.append((_ATTR_TITLE, "title attribute"))
+    for pattern, kind in patterns:
         for m in pattern.finditer(text):
-            title = m.group("t1") or m.group("t2") or m.group("t3") or ""
+            groups = m.groupdict()
+            title = groups.get("t1") or groups.get("t2") or groups.get("t3") or ""
             yield title, m.start(), m.end(), kind
+
+
+# -- accents ---------------------------------------------------------------------------------
+
+_FOLD = {
+    c: unicodedata.normalize("NFD", chr(c))[0]
+    for c in range(0x370, 0x530)
+    if len(unicodedata.normalize("NFD", chr(c))) > 1
+}
+"""Greek and Cyrillic letters with accents mapped to their base letter (one character each, so
+offsets stay valid): upper-case Greek drops its tonos ("ΜΟΝΤΕΛΟ" is "μοντέλο"), Russian writes
+ё as е. Latin accents are kept: folded they would collide with English words ("gửi" → GUI)."""
+
+
+def _fold(text: str) -> str:
+    return text.translate(_FOLD) if not text.isascii() else text
+
+
+def _fold_patterns() -> None:
+    """Every expression of this module compiled once more with its lexicon folded the same way."""
+    names = [n for n, v in globals().items() if isinstance(v, re.Pattern)]
+    for name in names:
+        pattern = globals()[name]
+        folded = pattern.pattern.translate(_FOLD)
+        if folded != pattern.pattern:
+            globals()[name] = re.compile(folded, pattern.flags)
+
+
+_fold_patterns()

@@ -31,6 +31,10 @@ SETS = [
         "s4_fifth",
         "s4_sixth",
         "s4_seventh",
+        "s5_first",
+        "s5_second",
+        "s5_third",
+        "s5_fourth",
     )
 ]
 RANK = {"": 0, "low": 1, "medium": 2, "high": 3}
