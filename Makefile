@@ -30,7 +30,7 @@ test: install
 	$(VENV)/bin/python -m pytest -q
 
 # Everything but the tests marked slow or e2e (real ingests, subprocess servers; tests/conftest.py
-# marks them): ~81 s of CPU, about 1.5 minutes of wall time on a quiet 2-core machine (README).
+# marks them): ~42 s of CPU, under a minute of wall time on this 2-core machine (README).
 test-quick: install
 	$(VENV)/bin/python -m pytest -q -m "not slow and not e2e"
 
