@@ -271,6 +271,11 @@ def _validate(query: Any, limit: Any, offset: Any, backend: str | None) -> str:
     return name
 
 
+def _wants_idf(cands: list[dict[str, Any]], cfg: ScoringConfig) -> bool:
+    """Whether re-ranking's opening factor applies (bm25 candidates carry ``summary``)."""
+    return bool(cfg.summary) and any(c.get("summary") for c in cands)
+
+
 def search(
     catalog: Any,
     query: str,
@@ -306,7 +311,8 @@ def search(
             if cfg.needs_text:
                 texts = _rows(cur, [c["cid"] for c in cands])
                 cands = [{**texts[c["cid"]], **c} for c in cands if c["cid"] in texts]
-            ranked = _one_per_section(rerank_lexical(cands, q, cfg))
+            idf = bm25.term_idf(cur, q.terms) if _wants_idf(cands, cfg) else None
+            ranked = _one_per_section(rerank_lexical(cands, q, cfg, idf))
             deadline.check("re-ranking")
             if vectors is not None:
                 ranked, notice = _dense_stage(
