@@ -36,7 +36,9 @@ candidate with backend score ``s``::
   says up front what the query asks for, such as an API section whose first line under its
   name describes the task; off for migration queries (their answer is a guide section about a
   change, whose opening describes the old and new names, not the task) and when the backend
-  gives no ``summary`` (the fts backend) or no idf is passed (then every term counts 1).
+  gives no ``summary`` (the fts backend) or no idf is passed (then every term counts 1);
+  search uses ``summary_rerank`` instead of ``summary`` when the dense re-scoring stage follows
+  (off: measured loss there).
 
 Ties break on chunk id, so ranking is deterministic.
 """
@@ -110,6 +112,9 @@ class ScoringConfig:
     # summary_words is baked into the index (search_docs.summary). docs/retrieval.md #22.
     summary: float = 0.5
     summary_words: int = 40
+    # The opening factor's weight when the dense re-scoring stage follows (dense_stage
+    # "rerank"): measured off, it cost that stage dev 0.714 -> 0.694 (docs/retrieval.md #22).
+    summary_rerank: float = 0.0
     # Candidates re-ranked per query (the backend's top-N).
     candidates: int = 100
     # Hybrid search (publications with vectors): reciprocal rank fusion of the lexical ranking

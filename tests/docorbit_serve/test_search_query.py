@@ -145,3 +145,13 @@ def test_a_section_that_opens_with_the_query_words_ranks_first_but_not_for_migra
         [dict(c) for c in cands], "download a file as an attachment after upgrading", idf=idf
     )
     assert [c["chunk_id"] for c in mig] == ["a", "b"]
+
+
+def test_the_opening_factor_steps_aside_when_the_dense_rescoring_stage_follows():
+    from docorbit_serve.search import _lexical_cfg
+
+    cfg = ScoringConfig()
+    assert _lexical_cfg(None, None, cfg) is cfg  # lexical search: the factor applies
+    assert _lexical_cfg(None, object(), ScoringConfig(dense_stage="rrf")).summary == cfg.summary
+    rr = _lexical_cfg(None, object(), ScoringConfig(dense_stage="rerank"))
+    assert rr.summary == cfg.summary_rerank == 0.0
