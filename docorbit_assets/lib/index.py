@@ -78,6 +78,8 @@ POSTINGS_ROW_GROUP = 16_384
 LOOKUP_ROW_GROUP = 2_048
 # Chunks per batch of FTS documents (sql/index_fts_batch.sql): bounds the build's memory.
 FTS_BATCH = 131_072
+# Chunks per slice of texts read into Python for their opening terms (``_summaries``).
+SUMMARY_BATCH = 65_536
 _SAFE_ID = re.compile(r"^[A-Za-z0-9_-]{1,128}$")
 _PARAM = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 
@@ -156,11 +158,14 @@ def _detach(con: duckdb.DuckDBPyConnection) -> None:
 
 
 def _summaries(chunks: pa.Table, words: int) -> pa.Table:
-    """(chunk_id, summary): each chunk's opening terms, space-joined (``summary_terms``)."""
-    ids = chunks.column("id").to_pylist()
-    texts = chunks.column("text").to_pylist()
-    summary = [" ".join(summary_terms(t or "", words)) for t in texts]
-    return pa.table({"chunk_id": pa.array(ids, pa.string()), "summary": pa.array(summary)})
+    """(chunk_id, summary): each chunk's opening terms, space-joined (``summary_terms``).
+
+    Texts are read in slices of ``SUMMARY_BATCH`` (not all as Python strings at once)."""
+    summary: list[str] = []
+    for lo in range(0, chunks.num_rows, SUMMARY_BATCH):
+        texts = chunks.column("text").slice(lo, SUMMARY_BATCH).to_pylist()
+        summary += [" ".join(summary_terms(t or "", words)) for t in texts]
+    return pa.table({"chunk_id": chunks.column("id"), "summary": pa.array(summary, pa.string())})
 
 
 def _stage(

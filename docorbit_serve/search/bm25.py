@@ -2,8 +2,8 @@
 
 Contract: ``candidates(cur, terms, ...)`` runs ``sql/search_bm25.sql`` and returns up to
 ``cap`` dicts ``{cid, chunk_id, score, matched, source, path, anchor, heading, level,
-parent_id, has_code, library, version, summary}`` best first (ties by chunk id; ``cid`` is the chunk's
-integer id in ``search_docs``, in chunk id order). ``terms`` is a list of terms
+parent_id, has_code, library, version, summary}`` best first (ties by chunk id; ``cid`` is the
+chunk's integer id in ``search_docs``, in chunk id order). ``terms`` is a list of terms
 (weight 1) or a ``{term: weight}`` mapping (query expansions carry weights below 1; a weight
 scales the term's idf). No extension is needed. The score is BM25F: per query term,
 ``x = sum over fields of w_field * tf / (1 - b + b * len / avglen)`` (the last factor

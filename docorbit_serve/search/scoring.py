@@ -3,12 +3,13 @@
 Contract: ``SCORING`` (a frozen ``ScoringConfig``) holds every ranking constant; change a
 value, bump ``version`` (it is stored in each index's ``index_meta`` and reported by search).
 ``b`` and ``summary_words`` are baked into the index at build time (the BM25F postings, the
-``search_docs.summary`` column); k1, the field weights, the
-expansion weight and the bonuses apply at query time, so the same index serves any weight set
-with the same ``b`` and ``summary_words``. ``INDEX_FORMAT`` names what an index stores for
-search beyond the tables (bump it when ``search_docs`` changes): an index of another format is
-refused by the catalog and rebuilt by the next ingest. ``ScoringConfig.from_mapping(d)`` builds one from a dict (unknown keys
-are a ``UsageError``), e.g. for experiments or a ``[search]`` table in a config file.
+``search_docs.summary`` column); k1, the field weights, the expansion weight and the bonuses
+apply at query time, so the same index serves any weight set with the same ``b`` and
+``summary_words``. ``INDEX_FORMAT`` names what an index stores for search beyond the tables
+(bump it when ``search_docs`` changes): an index of another format is refused by the catalog
+and rebuilt by the next ingest. ``ScoringConfig.from_mapping(d)`` builds one from a dict
+(unknown keys are a ``UsageError``), e.g. for experiments or a ``[search]`` table in a config
+file.
 
 ``rerank(candidates, query, cfg)`` (``query``: a ``query.Query`` or the raw text) computes, per
 candidate with backend score ``s``::
@@ -36,7 +37,7 @@ candidate with backend score ``s``::
   says up front what the query asks for, such as an API section whose first line under its
   name describes the task; off for migration queries (their answer is a guide section about a
   change, whose opening describes the old and new names, not the task) and when the backend
-  gives no ``summary`` (the fts backend) or no idf is passed (then every term counts 1);
+  gives no ``summary`` (the fts backend); without ``idf`` every term counts its query weight;
   search uses ``summary_rerank`` instead of ``summary`` when the dense re-scoring stage follows
   (off: measured loss there).
 
