@@ -45,6 +45,7 @@ from docorbit_serve.home import Home
 from docorbit_serve.manifest import BadManifest, read_manifest
 from docorbit_serve.search.analyze import ANALYZER_VERSION
 from docorbit_serve.search.fts import DUCKDB_CONFIG
+from docorbit_serve.search.scoring import INDEX_FORMAT
 from docorbit_serve.search.sqlfiles import sql
 
 if TYPE_CHECKING:  # numpy is imported only when a publication has vectors
@@ -201,6 +202,13 @@ class Catalog:
                 f"{meta.get('analyzer_version')!r}, this DocOrbit uses {ANALYZER_VERSION!r}; "
                 "run `docorbit ingest` to rebuild it",
                 detail={"index": str(path), "analyzer_version": meta.get("analyzer_version")},
+            )
+        if meta.get("index_format", "1") != INDEX_FORMAT:
+            raise SearchError(
+                f"the published index {path.name} has format "
+                f"{meta.get('index_format', '1')!r}, this DocOrbit reads {INDEX_FORMAT!r}; "
+                "run `docorbit ingest` to rebuild it",
+                detail={"index": str(path), "index_format": meta.get("index_format", "1")},
             )
 
     def cursor(self) -> duckdb.DuckDBPyConnection:

@@ -11,7 +11,7 @@ SELECT * FROM staged_chunks ORDER BY id;
 
 CREATE TABLE search_docs AS
 SELECT (c.rowid + 1)::INTEGER AS cid, d.chunk_id, d.library, d.version, d.source, d.path,
-       d.anchor, d.heading, d.level, d.parent_id, d.has_code
+       d.anchor, d.heading, d.level, d.parent_id, d.has_code, d.summary
 FROM chunks c
 JOIN staged_docs d ON d.chunk_id = c.id
 ORDER BY cid;

@@ -6,6 +6,7 @@ INSERT INTO index_meta VALUES
     ('schema_version', $schema_version),
     ('analyzer_version', $analyzer_version),
     ('scoring_version', $scoring_version),
+    ('index_format', $index_format),
     ('k1', $k1),
     ('b', $b);
 

@@ -5,7 +5,7 @@
 -- (1 = typed, less = expansion); $w_<field>: field weights; $k1: saturation;
 -- {filter}: sql/search_bm25_filter.sql when a library or version is given, else nothing;
 -- $cap: row cap. Returns cid, chunk_id, score, matched, source, path,
--- anchor, heading, level, parent_id, has_code, library, version, best first.
+-- anchor, heading, level, parent_id, has_code, library, version, summary, best first.
 -- BM25F: per chunk and term, x = sum over fields of w_field * ntf (length-normalised tf);
 -- score = sum over terms of weight * idf * x * (k1 + 1) / (k1 + x). Only the top $cap chunks
 -- are joined to search_docs.
@@ -30,7 +30,7 @@ top AS (
     LIMIT $cap
 )
 SELECT t.cid, d.chunk_id, t.score, t.matched, d.source, d.path, d.anchor, d.heading, d.level,
-       d.parent_id, d.has_code, d.library, d.version
+       d.parent_id, d.has_code, d.library, d.version, d.summary
 FROM top t
 JOIN search_docs d ON d.cid = t.cid
 ORDER BY t.score DESC, d.chunk_id;

@@ -28,7 +28,7 @@ top AS (
     LIMIT $cap
 )
 SELECT t.cid, d.chunk_id, t.score, t.matched, d.source, d.path, d.anchor, d.heading, d.level,
-       d.parent_id, d.has_code, d.library, d.version
+       d.parent_id, d.has_code, d.library, d.version, d.summary
 FROM top t
 JOIN search_docs d ON d.cid = t.cid
 ORDER BY t.score DESC, d.chunk_id;

@@ -21,6 +21,7 @@ from docorbit_assets.lib import publish as lib_publish
 from docorbit_assets.lib import vectors as lib_vectors
 from docorbit_serve.errors import IngestError
 from docorbit_serve.search.rerank import served_stage
+from docorbit_serve.search.scoring import INDEX_FORMAT
 
 __all__ = ["search_index"]
 
@@ -69,4 +70,6 @@ def _reusable(home, current: dict, publish_id: str, stage: str | None) -> bool:
         return False
     if stage != served_stage(current):
         return False
-    return (home.path / current["index"]).is_file()
+    path = home.path / current["index"]
+    # An index of an older format (what search_docs stores) is rebuilt from the same snapshots.
+    return path.is_file() and lib_index.index_format(path) == INDEX_FORMAT

@@ -11,12 +11,14 @@ DuckDB file holding:
     (term dictionary with df and idf) (``sql/index_bm25_terms.sql``), ``bm25_postings`` (one
     row per term and chunk: the term, its idf and one length-normalised tf column per field in
     ``BM25_FIELDS``, stored in term order; ``sql/index_bm25.sql``), and ``search_docs``
-    (integer chunk ids ``cid`` = the chunk's rowid + 1, filter and re-ranking columns;
-    ``sql/index_docs.sql``);
+    (integer chunk ids ``cid`` = the chunk's rowid + 1, filter and re-ranking columns, among
+    them ``summary``: the chunk's opening terms, ``analyze.summary_terms`` of its first
+    ``cfg.summary_words`` words, computed here in Python; ``sql/index_docs.sql``);
   - the FTS-extension index over ``fts_docs`` (``sql/index_fts_docs.sql``, filled in batches of
     ``FTS_BATCH`` chunks by ``sql/index_fts_batch.sql`` to bound memory, indexed by
     ``sql/index_fts.sql``);
-  - ``index_meta`` (publish id, schema/analyzer/scoring versions, k1, b).
+  - ``index_meta`` (publish id, schema/analyzer/scoring versions, ``INDEX_FORMAT``, k1, b);
+    ``index_format(path)`` reads the format back ("" when unreadable).
 
 Row groups are sized per table for how search reads it (``_write``): the default 122,880 rows
 for the catalog tables, the term dictionary and the FTS index; ``POSTINGS_ROW_GROUP`` for
@@ -47,15 +49,16 @@ import duckdb
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from docorbit_serve.catalog import open_index
 from docorbit_serve.errors import IngestError
 from docorbit_serve.home import Home
 from docorbit_serve.schemas import SCHEMA_VERSION, SCHEMAS
-from docorbit_serve.search.analyze import ANALYZER_VERSION, FIELDS
+from docorbit_serve.search.analyze import ANALYZER_VERSION, FIELDS, summary_terms
 from docorbit_serve.search.fts import DUCKDB_CONFIG, load_extension
-from docorbit_serve.search.scoring import SCORING, ScoringConfig
-from docorbit_serve.search.sqlfiles import statements
+from docorbit_serve.search.scoring import INDEX_FORMAT, SCORING, ScoringConfig
+from docorbit_serve.search.sqlfiles import sql, statements
 
-__all__ = ["INDEX_TABLES", "build_index", "index_schema"]
+__all__ = ["INDEX_TABLES", "build_index", "index_format", "index_schema"]
 
 INDEX_TABLES = (
     "sources",
@@ -75,6 +78,8 @@ POSTINGS_ROW_GROUP = 16_384
 LOOKUP_ROW_GROUP = 2_048
 # Chunks per batch of FTS documents (sql/index_fts_batch.sql): bounds the build's memory.
 FTS_BATCH = 131_072
+# Chunks per slice of texts read into Python for their opening terms (``_summaries``).
+SUMMARY_BATCH = 65_536
 _SAFE_ID = re.compile(r"^[A-Za-z0-9_-]{1,128}$")
 _PARAM = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 
@@ -152,7 +157,20 @@ def _detach(con: duckdb.DuckDBPyConnection) -> None:
     con.execute("DETACH idx")
 
 
-def _stage(con: duckdb.DuckDBPyConnection, home: Home, sources: dict[str, Any]) -> int:
+def _summaries(chunks: pa.Table, words: int) -> pa.Table:
+    """(chunk_id, summary): each chunk's opening terms, space-joined (``summary_terms``).
+
+    Texts are read in slices of ``SUMMARY_BATCH`` (not all as Python strings at once)."""
+    summary: list[str] = []
+    for lo in range(0, chunks.num_rows, SUMMARY_BATCH):
+        texts = chunks.column("text").slice(lo, SUMMARY_BATCH).to_pylist()
+        summary += [" ".join(summary_terms(t or "", words)) for t in texts]
+    return pa.table({"chunk_id": chunks.column("id"), "summary": pa.array(summary, pa.string())})
+
+
+def _stage(
+    con: duckdb.DuckDBPyConnection, home: Home, sources: dict[str, Any], cfg: ScoringConfig
+) -> int:
     """TEMP tables of the chunks and postings (``sql/index_stage.sql``); returns the chunks.
 
     The postings are read by DuckDB straight from their Parquet files (only the columns the
@@ -170,10 +188,12 @@ def _stage(con: duckdb.DuckDBPyConnection, home: Home, sources: dict[str, Any]) 
         postings = con.from_arrow(index_schema("postings").empty_table().select(cols))
     postings.create_view("postings_in")
     con.register("chunks_in", chunks)
+    con.register("summaries_in", _summaries(chunks, cfg.summary_words))
     try:
         _run(con, "index_stage", {})
     finally:
         con.unregister("chunks_in")
+        con.unregister("summaries_in")
         con.execute("DROP VIEW postings_in")
     return chunks.num_rows
 
@@ -228,6 +248,7 @@ def build_index(home: Home, manifest: dict[str, Any], *, cfg: ScoringConfig = SC
         "schema_version": SCHEMA_VERSION,
         "analyzer_version": ANALYZER_VERSION,
         "scoring_version": cfg.version,
+        "index_format": INDEX_FORMAT,
     }
     try:
         # An in-memory connection: the staged inputs stay in its memory (spilling under the
@@ -235,7 +256,7 @@ def build_index(home: Home, manifest: dict[str, Any], *, cfg: ScoringConfig = SC
         con = duckdb.connect(config={**DUCKDB_CONFIG, "temp_directory": str(spill)})
         try:
             load_extension(con)
-            n = _stage(con, home, sources)
+            n = _stage(con, home, sources, cfg)
             _write(con, tmp, home, sources, n, params)
         finally:
             con.close()
@@ -251,3 +272,18 @@ def build_index(home: Home, manifest: dict[str, Any], *, cfg: ScoringConfig = SC
     finally:
         shutil.rmtree(spill, ignore_errors=True)
     return final
+
+
+def index_format(path: Path) -> str:
+    """The ``index_format`` an index file records ("" when absent or unreadable)."""
+    try:
+        con = open_index(path)  # the serving configuration: the file may be open for serving
+    except duckdb.Error:
+        return ""
+    try:
+        meta = dict(con.execute(sql("index_info")).fetchall())
+    except duckdb.Error:
+        return ""
+    finally:
+        con.close()
+    return str(meta.get("index_format") or "")

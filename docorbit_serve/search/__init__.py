@@ -40,7 +40,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import duckdb
@@ -271,6 +271,20 @@ def _validate(query: Any, limit: Any, offset: Any, backend: str | None) -> str:
     return name
 
 
+def _lexical_cfg(catalog: Any, vectors: Any, cfg: ScoringConfig) -> ScoringConfig:
+    """``cfg``, with the opening factor at ``summary_rerank`` when the re-scoring stage follows."""
+    if vectors is None or cfg.summary == cfg.summary_rerank:
+        return cfg
+    if (cfg.dense_stage or _publication_stage(catalog)) != "rerank":
+        return cfg
+    return replace(cfg, summary=cfg.summary_rerank)
+
+
+def _wants_idf(cands: list[dict[str, Any]], cfg: ScoringConfig) -> bool:
+    """Whether re-ranking's opening factor applies (bm25 candidates carry ``summary``)."""
+    return bool(cfg.summary) and any(c.get("summary") for c in cands)
+
+
 def search(
     catalog: Any,
     query: str,
@@ -306,7 +320,9 @@ def search(
             if cfg.needs_text:
                 texts = _rows(cur, [c["cid"] for c in cands])
                 cands = [{**texts[c["cid"]], **c} for c in cands if c["cid"] in texts]
-            ranked = _one_per_section(rerank_lexical(cands, q, cfg))
+            lex = _lexical_cfg(catalog, vectors, cfg)
+            idf = bm25.term_idf(cur, q.terms) if _wants_idf(cands, lex) else None
+            ranked = _one_per_section(rerank_lexical(cands, q, lex, idf))
             deadline.check("re-ranking")
             if vectors is not None:
                 ranked, notice = _dense_stage(

@@ -18,6 +18,12 @@ Rules, per raw token (a run of ``[A-Za-z0-9_]`` joined by single dots):
 ``fields(chunk, symbols)`` cuts one chunk row into the indexed fields (``FIELDS``):
 body prose (code fences, link targets and HTML tags removed), own heading, breadcrumb, page
 title plus the file path's words, code blocks, and extracted symbol names.
+
+``summary_terms(markdown, words)``: the distinct terms of a chunk's opening prose (the first
+``words`` words of its body field, in order) — what a section says it is about, e.g. an API
+section's own one-line description under its name. Stored per chunk at index build for
+re-ranking (``scoring.rerank``'s summary factor); not a BM25 field, so ``terms`` and
+``ANALYZER_VERSION`` are unchanged.
 """
 
 from __future__ import annotations
@@ -36,6 +42,7 @@ __all__ = [
     "STOPWORDS",
     "fields",
     "query_terms",
+    "summary_terms",
     "terms",
     "word_stems",
 ]
@@ -143,6 +150,12 @@ def _body_text(markdown: str) -> str:
     text = _LINK_TARGET.sub("] ", text)
     text = _TAG.sub(" ", text)
     return text
+
+
+def summary_terms(markdown: str, words: int) -> list[str]:
+    """Distinct terms of the first ``words`` words of ``markdown``'s body prose, in order."""
+    opening = " ".join(_body_text(markdown or "").split()[: max(words, 0)])
+    return list(dict.fromkeys(terms(opening)))
 
 
 def _heading_text(heading: str) -> str:

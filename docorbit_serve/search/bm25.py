@@ -2,8 +2,8 @@
 
 Contract: ``candidates(cur, terms, ...)`` runs ``sql/search_bm25.sql`` and returns up to
 ``cap`` dicts ``{cid, chunk_id, score, matched, source, path, anchor, heading, level,
-parent_id, has_code, library, version}`` best first (ties by chunk id; ``cid`` is the chunk's
-integer id in ``search_docs``, in chunk id order). ``terms`` is a list of terms
+parent_id, has_code, library, version, summary}`` best first (ties by chunk id; ``cid`` is the
+chunk's integer id in ``search_docs``, in chunk id order). ``terms`` is a list of terms
 (weight 1) or a ``{term: weight}`` mapping (query expansions carry weights below 1; a weight
 scales the term's idf). No extension is needed. The score is BM25F: per query term,
 ``x = sum over fields of w_field * tf / (1 - b + b * len / avglen)`` (the last factor
@@ -24,6 +24,9 @@ its branch number); values are always bound as named parameters, never formatted
 Stem variants (``cfg.w_variant > 0``) use ``sql/search_bm25_variants.sql``: each branch reads
 the term-sorted range of the term's variant prefix (a query term counts once, by its best
 variant).
+
+``term_idf(cur, terms)``: the idf of each term the index holds (``sql/search_idf.sql``), for
+re-ranking's opening factor (``scoring.rerank``).
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ import duckdb
 from docorbit_serve.search.scoring import SCORING, ScoringConfig
 from docorbit_serve.search.sqlfiles import sql
 
-__all__ = ["MAX_TERMS", "candidates", "query_sql", "variant_prefix"]
+__all__ = ["MAX_TERMS", "candidates", "query_sql", "term_idf", "variant_prefix"]
 
 # Query terms beyond this many (a pasted log, say) are dropped, lowest weight first, then
 # last in term order: each term is one branch of the statement.
@@ -128,3 +131,14 @@ def candidates(
         row["matched"] = int(row["matched"])
         out.append(row)
     return out
+
+
+def term_idf(
+    cur: duckdb.DuckDBPyConnection, terms: list[str] | Mapping[str, float]
+) -> dict[str, float]:
+    """{term: idf} for the terms of ``terms`` found in the index's term dictionary."""
+    names = sorted(_weighted(terms))
+    if not names:
+        return {}
+    rows = cur.execute(sql("search_idf"), {"terms": names}).fetchall()
+    return {str(t): float(v) for t, v in rows}

@@ -2,16 +2,20 @@
 
 Contract: ``SCORING`` (a frozen ``ScoringConfig``) holds every ranking constant; change a
 value, bump ``version`` (it is stored in each index's ``index_meta`` and reported by search).
-``b`` is baked into the BM25F postings at index build time; k1, the field weights, the
-expansion weight and the bonuses apply at query time, so the same index serves any weight set
-with the same ``b``. ``ScoringConfig.from_mapping(d)`` builds one from a dict (unknown keys
-are a ``UsageError``), e.g. for experiments or a ``[search]`` table in a config file.
+``b`` and ``summary_words`` are baked into the index at build time (the BM25F postings, the
+``search_docs.summary`` column); k1, the field weights, the expansion weight and the bonuses
+apply at query time, so the same index serves any weight set with the same ``b`` and
+``summary_words``. ``INDEX_FORMAT`` names what an index stores for search beyond the tables
+(bump it when ``search_docs`` changes): an index of another format is refused by the catalog
+and rebuilt by the next ingest. ``ScoringConfig.from_mapping(d)`` builds one from a dict
+(unknown keys are a ``UsageError``), e.g. for experiments or a ``[search]`` table in a config
+file.
 
 ``rerank(candidates, query, cfg)`` (``query``: a ``query.Query`` or the raw text) computes, per
 candidate with backend score ``s``::
 
     final = (s * factor + page_context * best_on_page + children * best_child)
-            * prior * question * intent
+            * prior * question * intent * opening
 
 - ``factor = 1 + phrase_heading*P_h + phrase_text*P_t + heading_cover*C + symbol*S`` where
   P_h / P_t are the shares of the query's adjacent word pairs found adjacent in the heading /
@@ -26,7 +30,16 @@ candidate with backend score ``s``::
 - ``question``: ``1 + question_heading`` when the query asks with why/when/which/what and the
   heading holds the same question word (question words are stop words: BM25 cannot see them);
 - ``intent``: ``1 + intent_boost`` when the chunk's path/heading/code matches a detected intent
-  (``INTENT_PATTERNS``; ``examples`` matches chunks with code).
+  (``INTENT_PATTERNS``; ``examples`` matches chunks with code);
+- ``opening``: ``1 + summary * O`` where O is the idf-weighted share of the query's terms
+  (query weight x idf) found in the chunk's opening words (``summary``: the distinct terms of
+  the first ``summary_words`` words of its body, ``analyze.summary_terms``) — a section that
+  says up front what the query asks for, such as an API section whose first line under its
+  name describes the task; off for migration queries (their answer is a guide section about a
+  change, whose opening describes the old and new names, not the task) and when the backend
+  gives no ``summary`` (the fts backend); without ``idf`` every term counts its query weight;
+  search uses ``summary_rerank`` instead of ``summary`` when the dense re-scoring stage follows
+  (off: measured loss there).
 
 Ties break on chunk id, so ranking is deterministic.
 """
@@ -41,12 +54,16 @@ from typing import Any
 from docorbit_serve.errors import UsageError
 from docorbit_serve.search.analyze import FIELDS, word_stems
 
-__all__ = ["INTENT_PATTERNS", "SCORING", "ScoringConfig", "rerank"]
+__all__ = ["INDEX_FORMAT", "INTENT_PATTERNS", "SCORING", "ScoringConfig", "rerank"]
+
+# What an index stores for search besides the catalog tables (``search_docs`` columns); bump
+# when it changes. "2": ``search_docs.summary`` (scoring v6).
+INDEX_FORMAT = "2"
 
 
 @dataclass(frozen=True)
 class ScoringConfig:
-    version: str = "5"
+    version: str = "6"
     # BM25F: b is baked into the postings (ntf) at build time, k1 applies at query time.
     k1: float = 1.6
     b: float = 0.75
@@ -92,6 +109,13 @@ class ScoringConfig:
     # ("Why use a Client?"): multiplier 1 + question_heading (question words are stop words, so
     # BM25 never sees them).
     question_heading: float = 0.3
+    # A chunk whose opening words hold the query's terms: x(1 + summary * idf-weighted share);
+    # summary_words is baked into the index (search_docs.summary). docs/retrieval.md #22.
+    summary: float = 0.5
+    summary_words: int = 40
+    # The opening factor's weight when the dense re-scoring stage follows (dense_stage
+    # "rerank"): measured off, it cost that stage dev 0.714 -> 0.694 (docs/retrieval.md #22).
+    summary_rerank: float = 0.0
     # Candidates re-ranked per query (the backend's top-N).
     candidates: int = 100
     # Hybrid search (publications with vectors): reciprocal rank fusion of the lexical ranking
@@ -160,11 +184,29 @@ def _intent_match(c: Mapping[str, Any], intents: Iterable[str]) -> bool:
     return False
 
 
+def _opening_share(
+    summary: str, terms: Mapping[str, float], idf: Mapping[str, float] | None
+) -> float:
+    """The (query weight x idf)-weighted share of ``terms`` among a chunk's opening terms."""
+    have = set(summary.split())
+    total = hit = 0.0
+    for t, w in terms.items():
+        v = w * (idf.get(t, 0.0) if idf is not None else 1.0)
+        total += v
+        if t in have:
+            hit += v
+    return hit / total if total > 0 else 0.0
+
+
 def rerank(
-    candidates: Iterable[dict[str, Any]], query: Any, cfg: ScoringConfig = SCORING
+    candidates: Iterable[dict[str, Any]],
+    query: Any,
+    cfg: ScoringConfig = SCORING,
+    idf: Mapping[str, float] | None = None,
 ) -> list[dict[str, Any]]:
     """Candidates (dicts with ``score``, ``chunk_id``, ``source``, ``path`` and the backend's
-    ``heading``/``parent_id``/``has_code``; ``text`` when ``cfg.needs_text``) best first.
+    ``heading``/``parent_id``/``has_code``/``summary``; ``text`` when ``cfg.needs_text``) best
+    first. ``idf``: the query terms' idf (``bm25.term_idf``) for the opening factor.
 
     Each dict gets ``score`` replaced by the final score and ``base_score`` set to the backend's.
     """
@@ -215,6 +257,9 @@ def rerank(
             score *= 1.0 + cfg.question_heading
         if cfg.intent_boost and q.intents and _intent_match(c, q.intents):
             score *= 1.0 + cfg.intent_boost
+        summary = c.get("summary")
+        if cfg.summary and summary and not migration:
+            score *= 1.0 + cfg.summary * _opening_share(summary, q.terms, idf)
         out.append({**c, "base_score": base, "score": score})
     out.sort(key=lambda c: (-c["score"], c["chunk_id"]))
     return out

@@ -10,6 +10,7 @@ from docorbit_assets.lib.index import INDEX_TABLES, build_index
 from docorbit_serve.errors import IngestError
 from docorbit_serve.home import Home
 from docorbit_serve.search.analyze import ANALYZER_VERSION
+from docorbit_serve.search.scoring import INDEX_FORMAT
 from tests.docorbit_serve.test_search_corpus import DOCS, freeze_library, make_manifest
 
 
@@ -39,7 +40,8 @@ def test_build_index_holds_every_table_with_snapshot_provenance(frozen):
 
 def test_build_index_precomputes_bm25_structures_and_meta(frozen):
     home, manifest = frozen
-    con = duckdb.connect(str(build_index(home, manifest)), read_only=True)
+    path = build_index(home, manifest)
+    con = duckdb.connect(str(path), read_only=True)
     try:
         df, idf = con.execute("SELECT df, idf FROM bm25_terms WHERE term = 'timeout'").fetchone()
         assert df == 3 and idf > 0
@@ -50,12 +52,16 @@ def test_build_index_precomputes_bm25_structures_and_meta(frozen):
         meta = dict(con.execute("SELECT key, value FROM index_meta").fetchall())
         assert meta["publish_id"] == manifest["publish_id"]
         assert meta["analyzer_version"] == ANALYZER_VERSION
+        assert meta["index_format"] == INDEX_FORMAT
+        summaries = [r[0] for r in con.execute("SELECT summary FROM search_docs").fetchall()]
+        assert all(isinstance(x, str) for x in summaries) and any(summaries)
         fts_tables = con.execute(
             "SELECT count(*) FROM duckdb_tables() WHERE schema_name = 'fts_main_fts_docs'"
         ).fetchone()[0]
         assert fts_tables >= 3
     finally:
         con.close()
+    assert index.index_format(path) == INDEX_FORMAT  # what ingest checks before reusing it
 
 
 def test_build_index_leaves_no_temp_files_and_rebuilds_in_place(frozen):
@@ -110,3 +116,17 @@ def test_search_docs_ids_are_chunk_rowids_in_chunk_id_order(frozen):
         assert "postings" not in tables  # the frozen postings are an input, not kept
     finally:
         con.close()
+
+
+def test_an_index_of_an_older_format_is_refused_and_not_reused(frozen):
+    from docorbit_serve.catalog import IndexFile
+    from docorbit_serve.errors import SearchError
+
+    home, manifest = frozen
+    path = build_index(home, manifest)
+    con = duckdb.connect(str(path))
+    con.execute("DELETE FROM index_meta WHERE key = 'index_format'")  # as built before format 2
+    con.close()
+    assert index.index_format(path) == ""  # so the next ingest rebuilds it (defs/index.py)
+    with pytest.raises(SearchError, match="docorbit ingest"):
+        IndexFile(path)

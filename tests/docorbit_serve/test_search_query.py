@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from docorbit_serve.search.analyze import fields, terms
+from docorbit_serve.search.analyze import fields, summary_terms, terms
 from docorbit_serve.search.query import base_forms, normalize, understand
 from docorbit_serve.search.scoring import ScoringConfig, rerank
 
@@ -103,3 +103,55 @@ def test_a_why_question_prefers_the_heading_asking_why():
     assert [c["chunk_id"] for c in ranked] == ["b", "a"]
     off = rerank(cands, "why create a client", ScoringConfig(question_heading=0.0))
     assert [c["chunk_id"] for c in off] == ["a", "b"]
+
+
+def test_a_chunk_opening_holds_its_own_words_not_its_heading_or_code():
+    md = "### res.download()\n\n```js\nres.download('/r.pdf')\n```\nTransfers the file as an attachment.\nMore words here."
+    assert summary_terms(md, 6) == ["transfer", "file", "attach"]
+    assert summary_terms(md, 5) == ["transfer", "file"]  # words, stop words included
+    assert summary_terms(md, 0) == []
+
+
+def test_a_section_that_opens_with_the_query_words_ranks_first_but_not_for_migration():
+    cands = [
+        {
+            "chunk_id": "a",
+            "score": 10.0,
+            "source": "s",
+            "path": "a.md",
+            "heading": "Files",
+            "summary": "serv static asset",
+        },
+        {
+            "chunk_id": "b",
+            "score": 9.0,
+            "source": "s",
+            "path": "b.md",
+            "heading": "res.download()",
+            "summary": "transfer file attach prompt download",
+        },
+    ]
+    idf = {"download": 2.0, "file": 1.0, "attach": 3.0}
+    ranked = rerank([dict(c) for c in cands], "download a file as an attachment", idf=idf)
+    assert [c["chunk_id"] for c in ranked] == ["b", "a"]
+    off = rerank(
+        [dict(c) for c in cands],
+        "download a file as an attachment",
+        ScoringConfig(summary=0.0),
+        idf,
+    )
+    assert [c["chunk_id"] for c in off] == ["a", "b"]
+    mig = rerank(
+        [dict(c) for c in cands], "download a file as an attachment after upgrading", idf=idf
+    )
+    assert [c["chunk_id"] for c in mig] == ["a", "b"]
+
+
+def test_the_opening_factor_steps_aside_when_the_dense_rescoring_stage_follows():
+    from docorbit_serve.search import _lexical_cfg
+
+    cfg = ScoringConfig()
+    assert _lexical_cfg(None, None, cfg) is cfg  # lexical search: the factor applies
+    assert _lexical_cfg(None, object(), ScoringConfig(dense_stage="rrf")).summary == cfg.summary
+    rr = _lexical_cfg(None, object(), ScoringConfig(dense_stage="rerank"))
+    assert rr.summary == cfg.summary_rerank == 0.0
