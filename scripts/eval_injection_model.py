@@ -95,9 +95,11 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--no-real-docs", action="store_true")
     ap.add_argument("--show", action="store_true", help="print misses and false alarms")
+    ap.add_argument("--features", choices=("emb", "ngram", "both"), default="both")
     args = ap.parse_args()
     rules = first_sight_rules()
-    data = tm.Data(real=not args.no_real_docs)
+    data = tm.Data(real=not args.no_real_docs, features=args.features)
+    print(f"features: {args.features}; L2 {tm.L2}; {tm.STEPS} steps\n")
     test = data.real.get("test", [])
     per_kind: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])  # clf, union, rules, n
     tot = defaultdict(int)

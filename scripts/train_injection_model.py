@@ -32,7 +32,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from docorbit_assets.lib.injection_model import units  # noqa: E402
+from docorbit_assets.lib.injection_model import ngram_features, units  # noqa: E402
 
 SETS = (
     "heldout",
@@ -49,8 +49,8 @@ SETS = (
 KIT = ROOT / "fixtures" / "kit" / "badinputs" / "prompt_injection"
 DOCS = ROOT.parent / "shared" / "data" / "docs"
 CACHE = Path("/tmp") / "docorbit_injection_model_cache.npz"
-L2 = 1.0
-STEPS = 400
+L2 = 30.0
+STEPS = 200
 LR = 0.5
 MARGIN = 1.0
 REAL_TRAIN = 3000  # real-doc paragraphs (benign) used for training
@@ -139,7 +139,7 @@ def score(model: dict, x: np.ndarray) -> np.ndarray:
 class Data:
     """Embeddings of every passage, every unit of every passage, and the real-doc parts."""
 
-    def __init__(self, real: bool):
+    def __init__(self, real: bool, features: str = "both"):
         self.sets = fixture_sets()
         self.real = real_doc_paragraphs() if real and DOCS.is_dir() else {}
         texts: list[str] = []
@@ -149,8 +149,11 @@ class Data:
                 texts.extend(passage_units(r["text"]))
         for part in self.real.values():
             texts.extend(part)
-        vecs = embed_cached(texts)
-        self.vec = {t: v for t, v in zip(texts, vecs, strict=True)}
+        vecs = embed_cached(texts) if features != "ngram" else np.zeros((len(texts), 0))
+        self.vec = {
+            t: v if features == "emb" else np.concatenate([v, ngram_features(t)])
+            for t, v in zip(texts, vecs, strict=True)
+        }
 
     def xy(self, names: list[str], real_part: str | None = "train") -> tuple[np.ndarray, np.ndarray]:
         xs, ys = [], []

