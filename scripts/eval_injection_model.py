@@ -30,7 +30,6 @@ import tempfile
 from collections import defaultdict
 from pathlib import Path
 
-
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 
@@ -77,7 +76,12 @@ def first_sight_rules() -> dict[str, dict[str, str]]:
                 if shown.returncode == 0:
                     (lib / mod).write_bytes(shown.stdout)
             run = subprocess.run(
-                [sys.executable, "-c", _RUNNER, str(ROOT / "fixtures" / "injection" / f"{name}.jsonl")],
+                [
+                    sys.executable,
+                    "-c",
+                    _RUNNER,
+                    str(ROOT / "fixtures" / "injection" / f"{name}.jsonl"),
+                ],
                 cwd=tmp,
                 env={"PYTHONPATH": tmp, "PATH": "/usr/bin:/bin"},
                 capture_output=True,

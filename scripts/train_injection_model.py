@@ -14,7 +14,8 @@ of steps from zeros (deterministic; no random seed is needed, sampling uses cont
 Threshold for ``high``: chosen without the final model's own training scores: leave-one-set-
 out over the fixture sets, the highest out-of-fold score of any benign fixture passage and of
 any *calibration* real-doc paragraph (a part of the real docs never trained on), times
-``MARGIN``; ``medium`` is half of it. Writes ``docorbit_assets/data/injection_model.json`` and
+``MARGIN``; ``medium`` is the 99.9th percentile of the final model's calibration real-doc
+scores (with no real docs: half of ``high``). Writes ``docorbit_assets/data/injection_model.json`` and
 prints its SHA-256 (pin it as ``injection_model.WEIGHTS_SHA256``).
 """
 
@@ -155,7 +156,9 @@ class Data:
             for t, v in zip(texts, vecs, strict=True)
         }
 
-    def xy(self, names: list[str], real_part: str | None = "train") -> tuple[np.ndarray, np.ndarray]:
+    def xy(
+        self, names: list[str], real_part: str | None = "train"
+    ) -> tuple[np.ndarray, np.ndarray]:
         xs, ys = [], []
         for name in names:
             for r in self.sets[name]:
@@ -201,17 +204,22 @@ def threshold(data: Data, names: list[str]) -> float:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--no-real-docs", action="store_true")
-    ap.add_argument("--out", default=str(ROOT / "docorbit_assets" / "data" / "injection_model.json"))
+    ap.add_argument(
+        "--out", default=str(ROOT / "docorbit_assets" / "data" / "injection_model.json")
+    )
     args = ap.parse_args()
     data = Data(real=not args.no_real_docs)
     names = list(data.sets)
     model = fit(*data.xy(names))
     high = threshold(data, names)
+    cal = data.real_scores(model, "cal")
+    # medium: at most 1 in 1,000 calibration real-doc paragraphs (never trained on) reach it
+    medium = min(high, float(np.quantile(cal, 0.999))) if cal.size else high / 2
     out = {
         "model": "logistic regression on all-MiniLM-L6-v2/int8-onnx/128 mean-pooled embeddings",
         "trained_on": sorted(names) + (["real docs (train part)"] if data.real else []),
         "threshold_high": round(high, 6),
-        "threshold_medium": round(high / 2, 6),
+        "threshold_medium": round(medium, 6),
         "bias": round(float(model["bias"]), 8),
         "mean": [round(float(v), 8) for v in model["mean"]],
         "scale": [round(float(v), 8) for v in model["scale"]],
@@ -220,7 +228,15 @@ def main() -> None:
     blob = (json.dumps(out, sort_keys=True, indent=0) + "\n").encode()
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_bytes(blob)
-    print(f"wrote {args.out}: high >= {high:.4f}; sha256 {hashlib.sha256(blob).hexdigest()}")
+    test = data.real_scores(model, "test")
+    if test.size:
+        print(
+            f"test real-doc paragraphs: {int((test >= high).sum())} high, "
+            f"{int((test >= medium).sum())} at least medium of {test.size}"
+        )
+    print(
+        f"wrote {args.out}: high >= {high:.4f}, medium >= {medium:.4f}; sha256 {hashlib.sha256(blob).hexdigest()}"
+    )
 
 
 if __name__ == "__main__":

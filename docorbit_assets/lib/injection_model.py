@@ -54,7 +54,7 @@ __all__ = [
     "units",
 ]
 
-WEIGHTS_SHA256 = "f1888b962637b13463b2cb7c3814fbc6c28a6ba003a899c040788d27bfb27f33"
+WEIGHTS_SHA256 = "2926c01cf55d4fd3c7e7545b89f2e6cb59f06ce779a8bc49281343496abfab5c"
 MAX_UNITS = 4_000
 """Units scored per text: bounds the cost of a page of many tiny paragraphs."""
 WINDOW_LEAD_CHARS = 240  # the same as injection.WINDOW_LEAD_CHARS (not imported: no cycle)
@@ -155,7 +155,9 @@ def units(text: str) -> list[tuple[int, int]]:
     paras.append((start, len(text)))
     paras = [(a, b) for a, b in paras if text[a:b].strip()]
     pairs = [
-        (a, d) for (a, b), (_, d) in zip(paras, paras[1:], strict=False) if b - a <= WINDOW_LEAD_CHARS
+        (a, d)
+        for (a, b), (_, d) in zip(paras, paras[1:], strict=False)
+        if b - a <= WINDOW_LEAD_CHARS
     ]
     return (paras + pairs)[:MAX_UNITS]
 
