@@ -2,7 +2,7 @@
 
 Usage: ``.venv/bin/python scripts/train_injection_model.py [--no-real-docs]``
 
-Data: every set of ``fixtures/injection/*.jsonl`` and the visible kit
+Data: the sets of ``fixtures/injection`` named in ``SETS`` below and the visible kit
 (``fixtures/kit/badinputs/prompt_injection``), one example per passage (label injection = 1,
 benign = 0); and, when ``../shared/data/docs`` is present (unless ``--no-real-docs``), the
 paragraphs of the pages in the *train* part of the real docs (``real_doc_paragraphs``: pages
@@ -35,6 +35,8 @@ sys.path.insert(0, str(ROOT))
 
 from docorbit_assets.lib.injection_model import ngram_features, units  # noqa: E402
 
+# The sets the shipped weights were trained on: those written before session 5's (s5_* were
+# written beside this model and are unseen by it; fixtures/injection/SETS lists every set).
 SETS = (
     "heldout",
     "fresh",

@@ -20,22 +20,7 @@ from docorbit_assets.lib.injection_structure import assess, carriers
 REPO = Path(__file__).resolve().parents[2]
 SETS = [
     REPO / "fixtures" / "injection" / f"{name}.jsonl"
-    for name in (
-        "heldout",
-        "fresh",
-        "blind",
-        "s4_first",
-        "s4_second",
-        "s4_third",
-        "s4_fourth",
-        "s4_fifth",
-        "s4_sixth",
-        "s4_seventh",
-        "s5_first",
-        "s5_second",
-        "s5_third",
-        "s5_fourth",
-    )
+    for name in (REPO / "fixtures" / "injection" / "SETS").read_text(encoding="utf-8").split()
 ]
 RANK = {"": 0, "low": 1, "medium": 2, "high": 3}
 KINDS = (
@@ -190,3 +175,10 @@ def test_pathological_pages_stay_bounded():
         assert text  # unchanged input; findings are bounded per view and per window kind
         assert len(found) <= 6 * MAX_FINDINGS_PER_VIEW + MAX_WINDOWS
     assert any("read together" in a["evidence"] for a in annotate(split))
+
+
+def test_every_injection_set_is_listed_once_in_sets():
+    """fixtures/injection/SETS is the one list of sets (eval_injection.py and this module)."""
+    listed = [p.stem for p in SETS]
+    on_disk = sorted(p.stem for p in (REPO / "fixtures" / "injection").glob("*.jsonl"))
+    assert sorted(listed) == on_disk and len(set(listed)) == len(listed)
