@@ -31,7 +31,7 @@ from pydantic import Field
 from docorbit_assets.defs.discover import ALLOW_HOSTS_TAG
 from docorbit_assets.defs.jobs import MODE_TAG, REFRESH_ALL
 from docorbit_assets.defs.resources import DocOrbitResource
-from docorbit_assets.defs.schedules import ENTRY_TAG
+from docorbit_assets.defs.schedules import started_by_run_ingest
 from docorbit_assets.lib.refresh import Probe, probe_source
 
 __all__ = ["REFRESH_CHECK", "changed_sources", "check_sources", "probe_results", "refresh_changed"]
@@ -133,7 +133,7 @@ def changed_sources(instance: dg.DagsterInstance, run_id: str) -> list[str]:
 )
 def refresh_changed(context: dg.RunStatusSensorContext):
     run = context.dagster_run
-    if run.tags.get(ENTRY_TAG) == "run_ingest":
+    if started_by_run_ingest(run):
         return dg.SkipReason(f"run {run.run_id} was started by run_ingest, which refreshes")
     changed = changed_sources(context.instance, run.run_id)
     if not changed:

@@ -31,6 +31,7 @@ __all__ = [
     "FRESHNESS_CRON",
     "publish_sensor",
     "schedule_table",
+    "started_by_run_ingest",
     "source_schedules",
 ]
 
@@ -83,6 +84,12 @@ def source_schedules(
     return out
 
 
+def started_by_run_ingest(run: dg.DagsterRun) -> bool:
+    """A run ``run_ingest`` started (CLI, MCP ``ingest_doc``): it refreshes and publishes itself,
+    so the run-status sensors leave it alone."""
+    return run.tags.get(ENTRY_TAG) == "run_ingest"
+
+
 def publish_sensor(monitored: list[Any]) -> dg.RunStatusSensorDefinition:
     """``publish_after_ingest``: publish after a successful per-source run (see the docstring)."""
 
@@ -97,7 +104,7 @@ def publish_sensor(monitored: list[Any]) -> dg.RunStatusSensorDefinition:
     )
     def publish_after_ingest(context: dg.RunStatusSensorContext):
         run = context.dagster_run
-        if run.tags.get(ENTRY_TAG) == "run_ingest":
+        if started_by_run_ingest(run):
             return dg.SkipReason(f"run {run.run_id} was started by run_ingest, which publishes")
         return dg.RunRequest(run_key=f"publish-after-{run.run_id}")
 
