@@ -49,7 +49,7 @@ from docorbit_serve.models.core import (
     VersionReport,
 )
 from docorbit_serve.registry import SourceConfig, load_registry, save_registry
-from docorbit_serve.tokens import count_tokens, truncate_to_tokens
+from docorbit_serve.tokens import truncate_to_tokens
 
 __all__ = [
     "MAX_HIT_TOKENS",
@@ -130,8 +130,8 @@ MAX_HIT_TOKENS = 2000
 
 
 def _bounded(hit: Any) -> Any:
-    if len(hit.content) <= MAX_HIT_TOKENS or count_tokens(hit.content) <= MAX_HIT_TOKENS:
-        return hit  # (a token covers at least one character)
+    if hit.tokens <= MAX_HIT_TOKENS:  # the slicer's count of this text
+        return hit
     head = truncate_to_tokens(hit.content, MAX_HIT_TOKENS).rstrip("\ufffd")
     return hit.model_copy(update={"content": head, "truncated": True})
 

@@ -24,6 +24,7 @@ from docorbit_serve.schemas import (
     empty_table,
     stable_id,
 )
+from docorbit_serve.tokens import count_tokens
 
 Section = tuple[str, str, str, list[str], str]
 
@@ -112,7 +113,7 @@ def chunk_rows(library: str, sections: list[Section], version: str = "") -> list
                     {"language": "python", "code": c.split("\n", 1)[1]}
                     for c in text.split("```")[1::2]
                 ],
-                "tokens": len(text.split()),
+                "tokens": count_tokens(text),  # as the slicer counts
                 "content_hash": hashlib.sha256(text.encode()).hexdigest(),
                 "line_start": 1,
                 "line_end": text.count("\n") + 1,
