@@ -1,14 +1,15 @@
 """``kind = "git"`` sources: the documents of a repository's tree at a ref.
 
 Contract:
-- ``read_tree(location, ref="", *, include=(), exclude=(), max_bytes) -> GitTree``: the
+- ``read_tree(location, ref="", *, include=(), exclude=(), max_bytes=None) -> GitTree``: the
   repository containing ``location`` (a folder path: the repository root or a folder inside
   it, whose subtree is then read), the commit ``ref`` names (a branch, tag, full or short
   commit id; empty: ``HEAD``), and the documents of that commit's tree below ``location``
   chosen by the local reader's rules (``local_files.select_documents``: Markdown, HTML, rST;
   ``.txt`` when an include glob names it; build artifacts and hidden names left out;
   symbolic links and submodules skipped). Each file's bytes are cut at ``max_bytes``
-  (``GitFile.truncated``). The tree is read from the object store with dulwich: no git
+  (``GitFile.truncated``); with ``max_bytes=None`` no blob is read (``body`` empty): the
+  listing discovery needs. The tree is read from the object store with dulwich: no git
   executable, no hooks, no repository configuration, and the working tree (uncommitted
   edits included) is never read — the same ref gives the same files.
 - ``GitTree``: ``root`` (the resolved ``location``), ``commit`` (40 hex), ``committed_at``
@@ -61,7 +62,7 @@ def read_tree(
     *,
     include: tuple[str, ...] | list[str] = (),
     exclude: tuple[str, ...] | list[str] = (),
-    max_bytes: int,
+    max_bytes: int | None = None,
 ) -> GitTree:
     """The documents of the tree at ``ref`` below ``location`` (module docstring)."""
     from dulwich.errors import NotGitRepository
@@ -102,7 +103,7 @@ def _read(
     ref: str,
     include: tuple[str, ...],
     exclude: tuple[str, ...],
-    max_bytes: int,
+    max_bytes: int | None,
 ) -> GitTree:
     from dulwich.object_store import iter_tree_contents, tree_lookup_path
 
@@ -129,6 +130,9 @@ def _read(
     docs, skipped = select_documents(blobs, include, exclude)
     files = []
     for rel in docs:
+        if max_bytes is None:
+            files.append(GitFile(rel, b""))
+            continue
         body = repo.object_store[blobs[rel]].as_raw_string()
         files.append(GitFile(rel, body[:max_bytes], len(body) > max_bytes))
     when = datetime.fromtimestamp(commit.commit_time, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")

@@ -68,6 +68,9 @@ def test_a_tag_reads_its_tree_with_the_local_readers_rules(repo):
     assert [f.rel for f in tree.files] == ["index.md", "setup.rst"]  # no artifact, hidden, code
     assert tree.skipped_text == ["notes.txt"]
     assert b"version one" in tree.files[0].body
+    listing = read_tree(str(repo["root"] / "docs"), "v1")  # discovery's call: no blob read
+    assert [f.rel for f in listing.files] == ["index.md", "setup.rst"]
+    assert all(f.body == b"" for f in listing.files) and listing.commit == tree.commit
 
 
 def test_head_is_the_default_and_the_working_tree_is_never_read(repo):

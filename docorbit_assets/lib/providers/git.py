@@ -9,7 +9,6 @@ from typing import Any
 
 from docorbit_assets.lib.git_tree import read_tree
 from docorbit_assets.lib.probe import ALL_PURPOSES, Candidate, ProbeContext, Provider
-from docorbit_assets.lib.secure_fetch import fetch_limits
 from docorbit_serve.errors import FetchError
 
 __all__ = ["PROVIDER"]
@@ -26,13 +25,7 @@ def _probe_git(ctx: ProbeContext) -> list[Candidate]:
         "purposes": ALL_PURPOSES,
     }
     try:
-        tree = read_tree(
-            location,
-            cfg.ref,
-            include=cfg.include,
-            exclude=cfg.exclude,
-            max_bytes=fetch_limits(cfg).max_bytes,
-        )
+        tree = read_tree(location, cfg.ref, include=cfg.include, exclude=cfg.exclude)  # no blobs
     except FetchError as e:
         return [
             Candidate(
