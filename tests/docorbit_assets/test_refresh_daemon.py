@@ -6,13 +6,7 @@ gets no ``refresh_all`` run."""
 
 from __future__ import annotations
 
-import contextlib
-import os
 import shutil
-import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import dagster as dg
@@ -23,30 +17,12 @@ from docorbit_serve.catalog import Catalog
 from docorbit_serve.home import Home
 from docorbit_serve.registry import Registry, SourceConfig, save_registry
 from docorbit_serve.search import search
-from tests.docorbit_assets.test_release_daemon import _free_port, _published_versions
+from tests.support.daemon import dg_dev, published_versions, wait_until
 from tests.support.paths import FIXTURE_SITE
 
 pytestmark = [pytest.mark.slow, pytest.mark.e2e, pytest.mark.timeout(1200)]
 
 EVERY_MINUTE = "* * * * *"  # the daemon's first tick comes within a minute of its start
-
-
-def _wait_republished(proc: subprocess.Popen, home: Home, source: str, old: str, seconds: float):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline and proc.poll() is None:
-        if _published_versions(home).get(source, old) != old:
-            return True
-        time.sleep(2)
-    return False
-
-
-def _stop(proc: subprocess.Popen) -> None:
-    proc.send_signal(signal.SIGTERM)
-    try:
-        proc.wait(timeout=60)
-    finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGKILL)
 
 
 def test_the_refresh_schedule_checks_then_refreshes_and_publishes_only_the_changed_source(
@@ -62,29 +38,18 @@ def test_the_refresh_schedule_checks_then_refreshes_and_publishes_only_the_chang
     save_registry(Registry(home.config_path, sources))
     cold = run_ingest(home)
     assert cold["ok"], cold
-    before = _published_versions(home)
+    before = published_versions(home)
     page = tmp_path / "docs" / "install.md"
     page.write_text(page.read_text(encoding="utf-8") + "\n## Airgap\n\nZebrafinch mode.\n")
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DAGSTER_", "DOCORBIT_"))}
-    dg_bin = str(Path(sys.executable).with_name("dg"))
-    port = _free_port()
-    with (tmp_path / "dg.log").open("wb") as log:
-        proc = subprocess.Popen(  # webserver + daemon: schedules and sensors tick
-            [dg_bin, "dev", "-m", "docorbit_assets.definitions", "-h", "127.0.0.1"]
-            + ["-p", str(port)],
-            cwd=tmp_path,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
+    with dg_dev(tmp_path, tmp_path / "dg.log") as proc:  # schedules and sensors tick
+        republished = wait_until(
+            proc,
+            lambda: published_versions(home).get("site", before["site"]) != before["site"],
+            900,
         )
-        try:
-            republished = _wait_republished(proc, home, "site", before["site"], 900)
-        finally:
-            _stop(proc)
     tail = (tmp_path / "dg.log").read_text(errors="replace")[-3000:]
     assert republished, f"the daemon did not republish 'site' within 900 s:\n{tail}"
-    after = _published_versions(home)
+    after = published_versions(home)
     assert after["other"] == before["other"]  # unchanged: same snapshot, no run of its own
     with open_instance(home) as instance:
         runs = [r for r in instance.get_runs() if r.tags.get("docorbit/entry") != "run_ingest"]
