@@ -136,7 +136,7 @@ _SUFFIX = (
 )
 _VOC_COLON = re.compile(
     # a short label naming an AI at the start of a line/sentence/carrier, then ":" or a dash
-    rf"(?:^|(?<=[\n.!?>(\[\"'|*#—–/]))[ \t]*(?:[\w'’-]{{1,40}}[ \t]+){{0,6}}?{_WHO}(?:(?:[ \t]*[,/&][ \t]*|"
+    rf"(?:^|(?<=[\n.!?>(\[\"'|*#—–/]))[ \t]*(?:[\w'’-]{{1,40}}[ \t]+){{0,6}}?{_WHO}(?!\d)(?:(?:[ \t]*[,/&][ \t]*|"
     rf"[ \t]+and[ \t]+)(?:{_ROLE_STRONG}|{_ROLE_ML}))*[\w'’-]{{0,40}}(?:[ \t]+{_SUFFIX}){{0,4}}?"
     rf"[ \t]*(?P<sep>[:：]|[ \t][—–-][ \t])"
     # a vocative: "Assistant, ...", "Hi assistant! ...", "bot, in your reply ..."
@@ -779,7 +779,7 @@ _INTENT = re.compile(r"\bI\s+(?:will|shall|am\s+going\s+to|must|should|'ll)\b|\b
 _CLAUSE_END = re.compile(r"[.;!?](?=\s|$)|\n|[。！？]")
 _LABEL = re.compile(r"^[ \t>*_#\[]*[^\n:：]{3,100}[:：]", re.M)
 _MENTION = re.compile(
-    r"(?<=\S[ \t])(?:\"[^\"\n]{8,400}\"|“[^”\n]{8,400}”|`[^`\n]{8,400}`|‘[^’\n]{8,400}’|"
+    r"(?<=\S[ \t])[*_]{0,2}(?:\"[^\"\n]{8,400}\"|“[^”\n]{8,400}”|`[^`\n]{8,400}`|‘[^’\n]{8,400}’|"
     r"'[^'\n]{8,400}'(?!\w))"  # single quotes too ("a title saying 'If an AI is …, close it'")
 )
 _HEADING_TITLE = re.compile(
@@ -1351,8 +1351,14 @@ def _framed(text: str, m: re.Match[str]) -> bool:
 
 def _tool_carries_instruction(text: str, start: int) -> bool:
     """Text shaped like a tool result whose remainder (from the marker on) holds a directive
-    (or a first-person plan) that is addressed to an AI or "you", or that is a risky action."""
+    (or a first-person plan) that is addressed to an AI or "you", or that is a risky action.
+    A marker inside a code fence is read to the fence's end: the prose after an example
+    response ("Set `isError` so the model can recover") speaks to the developer."""
     end = min(len(text), start + 2000)
+    if text.count("```", 0, start) % 2 == 1:
+        close = text.find("```", start)
+        if close != -1:
+            end = min(end, close)
     directive = (
         _IMPERATIVE.search(text, start, end)
         or _MODAL.search(text, start, end)
