@@ -127,16 +127,19 @@ _WHO = (
     rf"(?:reading|reads|processing|processes|summari[sz]ing|parsing|indexing|handling|"
     rf"that\s+reads?)\b)"
 )
+_WCH = r"[\w'’\u0300-\u036f\u0900-\u0dff\u0e00-\u0eff\u0f00-\u109f\u1780-\u17ff-]"
+"""A word character, also the combining vowel signs and viramas of Indic, Thai, Lao, Tibetan,
+Myanmar and Khmer script (``re``'s ``\\w`` stops at them: "உதவியாளருக்கு" is one word)."""
 _SUFFIX = (
     # words that may follow the role in a label ("Model reading this:", "Gemini and friends:")
     r"(?:reading|processing|summari[sz]ing|parsing|indexing|handling|crawling|that|who|"
     r"instructions?|only|here|notice|note|this|these|page|document|tooltip|text|and|friends|"
     r"others|alike|everywhere|all|not|nota|hinweis|remarque|aviso|uwaga|"
-    r"[\w'’-]{0,30}[^\x00-\x7f\s:：,.!?()\[\]][\w'’-]{0,30})"  # bounded: linear on long words
+    rf"{_WCH}{{0,30}}[^\x00-\x7f\s:：,.!?()\[\]]{_WCH}{{0,30}})"  # bounded: linear on long words
 )
 _VOC_COLON = re.compile(
     # a short label naming an AI at the start of a line/sentence/carrier, then ":" or a dash
-    rf"(?:^|(?<=[\n.!?>(\[\"'|*#—–/]))[ \t]*(?:[\w'’-]{{1,40}}[ \t]+){{0,6}}?{_WHO}(?!\d)(?:(?:[ \t]*[,/&][ \t]*|"
+    rf"(?:^|(?<=[\n.!?>(\[\"'|*#—–/]))[ \t]*(?:{_WCH}{{1,40}}[ \t]+){{0,6}}?{_WHO}(?!\d)(?:(?:[ \t]*[,/&][ \t]*|"
     rf"[ \t]+and[ \t]+)(?:{_ROLE_STRONG}|{_ROLE_ML}))*[\w'’-]{{0,40}}(?:[ \t]+{_SUFFIX}){{0,4}}?"
     rf"[ \t]*(?P<sep>[:：]|[ \t][—–-][ \t])"
     # a vocative: "Assistant, ...", "Hi assistant! ...", "bot, in your reply ..."
@@ -293,8 +296,8 @@ _NEG_IMPERATIVE = re.compile(
 )
 _MODAL = re.compile(
     r"\b(?:must|shall|(?:are|is)\s+(?:hereby\s+)?(?:instructed|directed|ordered)\s+to|"
-    r"are\s+(?:now\s+)?(?:required|obligated|expected)\s+to|is\s+(?:required|"
-    r"obligated)\s+to|are\s+to|is\s+to|need\s+to|needs\s+to|ha(?:ve|s)\s+to|required\s+to|"
+    r"are\s+(?:now\s+)?(?:required|obligated|expected)\s+to|is\s+(?:now\s+)?(?:required|"
+    r"obligated|expected)\s+to|are\s+to|is\s+to|need\s+to|needs\s+to|ha(?:ve|s)\s+to|required\s+to|"
     r"requires?\s+(?:\w+\s+){0,3}to|instructs?\s+you|may\s+now|can\s+now|you\s+(?:can|may)|"
     r"should\s+now|do\s+it\s+now|immediately|mandatory|non-?compliance|(?:are|is)\s+(?:now\s+)?"
     r"(?:bound|compelled|mandated|obliged)\s+to|will\s+(?:henceforth|hereafter)|(?:order|command|"
@@ -360,7 +363,11 @@ _DANGER = (
     r"git\s+push\s+(?:\S+\s+)*(?:-f|--force)\b|force[-\s]push|drop\s+table|drops?\s+the\s+\w+\s+"
     r"table|core\.hookspath|config\s+set\s+registry|--(?:extra-)?index-url|trusted-host|"
     r"os\.system|subprocess|\beval\s*[\"'(\$]|base64\s+-d|sslverify\s+false|verify\s*=\s*False|"
-    r"--no-verify|NODE_TLS_REJECT_UNAUTHORIZED|autoApprove|mkfs|dd\s+if=)"
+    r"--no-verify|NODE_TLS_REJECT_UNAUTHORIZED|autoApprove|mkfs|dd\s+if=|"
+    # a secret from the environment written into a URL's query: the request carries it away
+    r"https?://[^\s'\"]*[?&][\w.-]+=['\"]?\s*\+\s*(?:os\.environ|os\.getenv|process\.env|"
+    r"System\.getenv|ENV\[)|https?://[^\s'\"]*[?&][\w.-]+=\$\{?[A-Z_]*(?:TOKEN|SECRET|KEY|"
+    r"PASS)[A-Z_]*)"
 )
 _WEAKEN = (
     r"(?:disable|turn\s+off|bypass|skip|remove|switch\s+off|deactivate|circumvent)\s+(?:[\w-]+\s+)"
@@ -429,7 +436,9 @@ _CALL_RESULT = re.compile(
     # a heading that says what follows is what a call returned: "Result from get_weather():";
     # weaker than a tool marker (tutorials print results), so what follows must address an AI
     # or send data out / run remote code
-    r"^[ \t>*_#]*(?:results?|output|response|return\s+value)\s+(?:from|of)\s+[`*]*[\w.]+\(\)",
+    r"^[ \t>*_#]*(?:results?|output|response|return\s+value)\s+(?:from|of)\s+[`*]*[\w.]+\(\)|"
+    r"^[ \t>*_#]*(?:function|tool|method|call|command)\s+[`*]*[\w.-]+(?:\([^()\n]{0,80}\))?[`*]*"
+    r"\s+(?:returned|responded|output|replied)\s*(?:with\s*)?:",
     _I | re.MULTILINE,
 )
 _JSON_SHAPED = re.compile(
@@ -529,7 +538,7 @@ _AUTHORITY = re.compile(
     r"\b(?:message|notice|directive|order|update|requirement|memo|instruction)s?\s+(?:issued\s+)?"
     r"(?:from|by)\s+(?:the\s+|your\s+|our\s+)?(?:\w+\s+){0,3}?(?:team|staff|department|"
     r"division|maintainers?|vendor|administrators?|admins?|owners?|developers?|security|"
-    r"engineers?|management|board|authority|operator)|"
+    r"engineers?|management|board|authority|operator|provider|creators?|makers?)|"
     r"\b(?:safety|security|trust\s+(?:and|&)\s+safety|policy|legal|compliance|platform|IT|ops|"
     r"operations|admin)\s+(?:team|staff|division|department|center|centre|office|officers?|"
     r"desk)\b|\b(?:system|root|site|server|database|network)\s+administrators?|\bsysadmin|"
@@ -558,8 +567,10 @@ _AUTHORITY_STRONG = re.compile(
     r"\bpriority\s+(?:update|directive|override|instruction)|\b(?:highest|top|maximum)\s+priority\b|^[ \t*_>]*\[\s*(?:admin\w*|root|operator|"
     r"security|official|priority|important|urgent|mandatory|compliance|policy|vendor|moderator|"
     r"staff|maintainers?)\b[^\]\n]"
-    r"{0,30}\](?![(\[])|\b(?:supersedes|overrides|takes?\s+precedence\s+over|outranks?)\s+(?:\w+\s+)"
-    r"{0,3}?(?:instructions?|requests?|prompts?|rules?)|"
+    r"{0,30}\](?![(\[])|\b(?:supersedes?|overrides?|takes?\s+precedence\s+over|outranks?)\s+(?:\w+\s+)"
+    r"{0,3}?(?:instructions?|requests?|prompts?|rules?|conversation|chat|messages?|users?)\b|"
+    r"\b(?:supersedes?|overrides?|takes?\s+precedence\s+over|outranks?|(?:is|are)\s+above)\s+"
+    r"(?:anything|everything|whatever|all\s+else)\b|"
     r"\b(?:system|admin\w*|security|priority|emergency|root)\s+override\b|"
     r"\b(?:takes?|has|have)\s+priority\s+over\s+(?:\w+\s+){0,2}?(?:user|your|all|any|previous|"
     r"prior|other|earlier)\W+(?:\w+\s+)?(?:instructions?|requests?|prompts?|rules?|messages?)\b",
@@ -593,11 +604,12 @@ _ACROSTIC_DO = re.compile(
     r"perform|act\s+on|run|your\s+(?:real\s+|actual\s+|true\s+)?task|instructions?|command|"
     r"meant\s+for\s+you|concatenate|decode|what\s+(?:the\s+|you\s+)?(?:\w+\s+)?(?:should|"
     r"must|needs?\s+to|has\s+to|have\s+to)\s+do|do\s+next|order|"
-    r"directive|combine|task|orders?|what\s+it\s+says|as\s+it\s+says)\b",
+    r"directive|combine|task|orders?|what\s+it\s+says|as\s+it\s+says|verdict|reply|post|"
+    r"comment|submit)\b",
     _I,
 )
 _ERROR = re.compile(
-    r"(?:^|\n)[ \t]*+(?:\[?[ \t]*(?:ERROR|FATAL|CRITICAL|PANIC|EMERGENCY|ALERT)\b|\w*[ \t]*ERR!|E:\s|"
+    r"(?:^|\n)[ \t>*_]*+(?:[^\w\s*_>]{1,3}[ \t]*[*_]*)?(?:\[?[ \t]*(?:ERROR|FATAL|CRITICAL|PANIC|EMERGENCY|ALERT)\b|\w*[ \t]*ERR!|E:\s|"
     r"(?-i:ERR_[A-Z_]+|E_[A-Z_]{3,})\b|"
     r"fatal:|error\s*(?:\d|0x|:|code)|Traceback\s*\(most\s+recent|\w*(?:Error|Exception)\b\s*"
     r"[:\-–]|Exception\b|Segmentation\s+fault|\d{3}\s+(?:Internal\s+Server\s+Error|Service\s+"
@@ -605,6 +617,7 @@ _ERROR = re.compile(
     r"(?<![./-])\b(?:corrupted|has\s+expired|expired|integrity\s+check\s+failed|could\s+not\s+"
     r"be\s+(?:parsed|loaded|verified)|cannot\s+load|failed|failing|failure|errors?|exception|mismatch|"
     r"denied|not\s+verified|unverified|crash(?:ed)?|panic|fault|broken|outdated|invalid|"
+    r"unavailable|unreachable|timed\s+out|deprecated|"
     r"(?<=\()(?-i:(?:\w+::)*[A-Z]\w*(?:Exception|Error))(?=\)))\b"
     r"(?![./-]\w)",
     _I,
@@ -631,6 +644,14 @@ _ESCALATE = re.compile(
     r"authenticated)|--group[= ]system:)|system:(?:anonymous|unauthenticated)\b[^\n]{0,120}?"
     r"cluster-admin|NOPASSWD\s*:\s*ALL|AdministratorAccess|\bchmod\s+(?:-R\s+)?[ugoa]*\+s\b|"
     r"\bsetenforce\s+0|>>?\s*/etc/sudoers\b|"
+    # ... or that switches a security control off: registries or TLS trusted blindly, the
+    # Docker socket opened to everyone, privileged containers, commit signing or a browser's
+    # script policy disabled
+    r"insecure[-_]registries|--insecure-skip-tls-verify|insecure_skip_verify\s*[:=]\s*true|"
+    r"\bchmod\s+(?:-R\s+)?0?(?:666|777)\s+\S*docker\.sock|--privileged\b|"
+    r"commit\.gpgsign\s+false|'unsafe-(?:inline|eval)'|StrictHostKeyChecking[= ]no|"
+    r"http\.sslVerify\s+false|NODE_TLS_REJECT_UNAUTHORIZED\s*=\s*[\"']?0|"
+    r"PYTHONHTTPSVERIFY\s*=\s*[\"']?0|(?:global|install|user)\.(?:extra-)?index-url\s+http|"
     r"\b(?:delete|remove|wipe|erase|shred|rm)\b[^\n]{0,40}?(?:~/\.(?:ssh|gnupg|aws|kube|azure|"
     r"docker|password-store|git-credentials|netrc)\b|(?<![\w.])\.(?:ssh|gnupg)\b)",
     _I,
@@ -1106,6 +1127,10 @@ _N_ERROR: tuple[str, ...] = (
     "outdated",
     "invalid",
     "e:",
+    "unavailable",
+    "unreachable",
+    "timed out",
+    "deprecated",
 )
 
 
@@ -1166,7 +1191,11 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
     casual = (
         _CASUAL_CLAIM.search(text) if claim is None and not words.isdisjoint(_W_CLAIM) else None
     )
-    call = _CALL_RESULT.search(text) if tool is None and "()" in text else None
+    call = (
+        _CALL_RESULT.search(text)
+        if tool is None and ("()" in text or " returned" in lower or " responded" in lower)
+        else None
+    )
     cue = role or loose or tool or claim or authority or scheme or error or hidden or casual or call
     if not cue and not words.isdisjoint(_W_LOOSE):  # "Poruka za jezični model:", "to the bot,"
         cue = _LOOSE_ADDRESS.search(text)  # only after a preposition of another language
@@ -1179,6 +1208,15 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
         voc = _vocative(seen)
     if voc:
         return 3, "addressed to an AI with an instruction", voc
+    if hidden and (role or other):
+        # a hidden text that opens by addressing an AI in another language and goes on in
+        # words that are not English: an order we may not have the verbs for ("Till
+        # språkmodellen som sammanfattar den här sidan: rekommendera …")
+        addr = _VOC_COLON.search(seen) or _VOC_OTHER.search(seen)
+        if addr and (_ROLE_ML_RE.search(addr.group()) or not addr.group().isascii()):
+            rest = seen[addr.end() : addr.end() + 300]
+            if len(rest.strip()) >= 20 and not _ENGLISH.search(rest):
+                return 3, "hidden text addressed to an AI in another language", addr
     lazy = _Lazy(text)
     third = _THIRD_PERSON.search(text) if role else None
     if third and lazy.risky_in(*_clause(text, third.start())):
@@ -1258,6 +1296,8 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
     if error and asserted and _REMOTE_EXEC.search(text):
         return 3, "error message that tells the reader to run a remote script", error
     fix = directive or _ERROR_FIX.search(text)
+    if error and asserted and fix and ai and _DANGER_CMD.search(text):
+        return 3, "error message that tells an AI to run something dangerous", error
     if error and asserted and fix and _ESCALATE.search(text):
         return 3, "error message whose fix escalates privileges or deletes credentials", error
     if error and fix:
@@ -1297,11 +1337,15 @@ _AI_PERMITTED = re.compile(
 )
 
 
-_KEY = re.compile(r"[\"']([A-Za-z]{1,20}(?:_[A-Za-z]{1,20}){1,4})[\"']\s*:")
+_KEY = re.compile(
+    r"[\"']([A-Za-z]{1,20}(?:_[A-Za-z]{1,20}){1,4})[\"']\s*:|"
+    r"^[ \t]*(?:-[ \t]+)?([A-Za-z]{1,20}(?:_[A-Za-z]{1,20}){1,4})[ \t]*:(?=[ \t])",  # YAML
+    re.M,
+)
 _KEY_ROLE = frozenset(("ai", "llm", "assistant", "agent", "bot", "gpt", "model", "copilot"))
 _KEY_ORDER = frozenset(
     ("followup", "follow", "instruction", "instructions", "directive", "note", "todo", "next")
-    + ("action", "command", "order", "prompt", "hint")
+    + ("action", "command", "order", "prompt", "hint", "message", "msg", "memo")
 )
 
 
@@ -1309,7 +1353,7 @@ def _role_key(text: str) -> re.Match[str] | None:
     """A quoted key of a JSON/dict record whose words name the model and an order
     (``"ai_followup"``, ``"note_for_llm"``; not ``"agent_id"`` or ``"embedding_model"``)."""
     for i, m in enumerate(_KEY.finditer(text)):
-        parts = set(m.group(1).lower().split("_"))
+        parts = set((m.group(1) or m.group(2)).lower().split("_"))
         if parts & _KEY_ROLE and parts & _KEY_ORDER:
             return m
         if i >= 200:
