@@ -178,7 +178,11 @@ def test_pathological_pages_stay_bounded():
 
 
 def test_every_injection_set_is_listed_once_in_sets():
-    """fixtures/injection/SETS is the one list of sets (eval_injection.py and this module)."""
+    """fixtures/injection/SETS is the one list of evaluation sets (eval_injection.py and this
+    module); TRAINING lists the training-only files of the learned classifier, never scored
+    as a set; every file on disk is in exactly one of them."""
     listed = [p.stem for p in SETS]
+    training = (REPO / "fixtures" / "injection" / "TRAINING").read_text(encoding="utf-8").split()
     on_disk = sorted(p.stem for p in (REPO / "fixtures" / "injection").glob("*.jsonl"))
-    assert sorted(listed) == on_disk and len(set(listed)) == len(listed)
+    assert sorted(listed + training) == on_disk
+    assert len(set(listed + training)) == len(listed) + len(training)
