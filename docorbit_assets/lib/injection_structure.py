@@ -661,7 +661,20 @@ _DISCUSSION = re.compile(
     r"(?:fake|spoofed|forged|planted)\s+(?:tool|function|error|system)\w*|"
     r"social[-\s]engineering|red[-\s]team\w*|OWASP|jailbreak\w*|mitigations?|defen[cs]es?|"
     r"malicious|threat\s+model|security\s+researchers?|scanners?|phishing|such\s+as|"
-    r"for\s+example|e\.g\.)\b(?!\.example)",
+    r"for\s+example|e\.g\.|in\s+the\s+wild|impersonat\w+|covert|"
+    r"pen(?:etration)?[-\s]?test\w*|testers?|detectors?|we\s+(?:study|show|found|find|observed?|"
+    r"present|propose|evaluate|measured)|benchmarks?)\b(?!\.example)|"
+    # a quotation introduced as what some text would say: "a page might say "…"", "whose
+    # title attribute read `…`" (not "the user said "…"": that is the claim itself)
+    r"(?:\b(?:might|may|could|would|can)\s+(?:say|read|contain|include)|\b(?:titles?|texts?|"
+    r"comments?|strings?|messages?|attributes?|lines?|pages?|payloads?)\s+(?:that\s+)?(?:read|"
+    r"reads|said|says|saying|stating)|\bsomething\s+like|\bsuch\s+as)\s*[:,]?\s*[*_]{0,2}"
+    r"[`\"“‘]|"
+    # the same in other languages (attackers, prompt injection, defence, for example)
+    r"提示注入|提示词注入|攻击者|攻擊者|防御|防禦|例如|プロンプトインジェクション|攻撃者|"
+    r"프롬프트\s*인젝션|공격자|\b(?:injection\s+de\s+prompt|inyecci[oó]n\s+de\s+prompt|"
+    r"attaquants?|atacantes?|Angreifer\w*|злоумышленник\w*|атакующ\w*|saldırgan\w*|"
+    r"napastnik\w*|aanvaller\w*)\b",
     _I,
 )
 
@@ -1219,6 +1232,8 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
                 return 3, "hidden text addressed to an AI in another language", addr
     lazy = _Lazy(text)
     third = _THIRD_PERSON.search(text) if role else None
+    if third and _NOT_SUBJECT.search(text, max(0, third.start() - 24), third.start()):
+        third = None  # "teams using AI coding agents must disable …": the teams must
     if third and lazy.risky_in(*_clause(text, third.start())):
         return 3, "directive to AI agents with a sensitive action", third
     if loose and _STRONG_RISK.search(text, *_clause(text, loose.start())):
@@ -1314,6 +1329,11 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
     return None
 
 
+_NOT_SUBJECT = re.compile(
+    r"\b(?:using|use|with|of|for|by|via|whose|about|from|deploying|running|adopting|"
+    r"building|evaluating)\s+(?:(?:the|an?|any|all|our|your|their)\s+)?$",
+    _I,
+)
 _PARTY_GRANT = re.compile(
     r"\b(?:user|users|client|customer|owner|admin\w*|human|lead|manager|team|boss|OP|operator|"
     r"maintainers?|developer|requester|account\s+holder|everyone|everybody|stakeholders)\b[^.;\n]{0,60}?\b(?:gave|given|has\s+given|"
