@@ -965,6 +965,10 @@ def _assess_paragraph(text: str) -> tuple[int, re.Match[str] | None, str]:
     if g:
         return 3, g, "image URL asks to be filled with conversation data"
     if a and (b or c or d or action_after(a)):
+        if injection_structure.quotes_an_attack(text):
+            # an order to an AI with nothing risky in it ("Instructions for AI coding agents:
+            # run the tests you changed", an AGENTS.md), or one quoted by prose about attacks
+            return 2, a, "addressed to an AI with an instruction"
         return 3, a, "addressed to an AI with an instruction"
     if e and (b or c_strong or d or action_after(e)):
         return 3, e, "role/delimiter token with an instruction"

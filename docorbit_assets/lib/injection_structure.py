@@ -690,12 +690,7 @@ def assess(text: str, *, hidden: bool = False) -> Verdict | None:
         if found is None:
             continue
         rank, why, m = found
-        if (
-            rank == 3
-            and not hidden
-            and _DISCUSSION.search(block)
-            and not _vocative(_masked_mentions(block))
-        ):
+        if rank == 3 and not hidden and quotes_an_attack(block):
             rank = 2
             why += " (in prose that discusses attacks)"
         if best is None or rank > best.rank:
@@ -835,10 +830,26 @@ def _clause(text: str, at: int) -> tuple[int, int]:
     return begin, (m.start() if m else len(text))
 
 
+_FENCED = re.compile(r"^ {0,3}(`{3,}|~{3,})[^\n]*\n.*?(?:^ {0,3}\1[ \t]*$|\Z)", re.M | re.S)
+
+
 def _masked_mentions(text: str) -> str:
     """Quotations and code spans embedded in prose blanked: a security article quoting an
     attack mentions it; the quote is not addressed to anyone."""
     return _MENTION.sub(lambda m: " " * len(m.group()), text)
+
+
+def quotes_an_attack(text: str) -> bool:
+    """The paragraph discusses attacks and addresses no AI outside its quotations, code spans
+    and fenced examples (``injection``'s phrase rules cap such a paragraph at medium, as
+    ``assess`` does its own findings)."""
+    text = _fold(text)
+    if _DISCUSSION.search(text) is None:
+        return False
+    masked = _masked_mentions(text)
+    if "```" in masked or "~~~" in masked:
+        masked = _FENCED.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), masked)
+    return _vocative(masked) is None
 
 
 def _vocative(text: str) -> re.Match[str] | None:
