@@ -567,9 +567,9 @@ _AUTHORITY_STRONG = re.compile(
     r"\bpriority\s+(?:update|directive|override|instruction)|\b(?:highest|top|maximum)\s+priority\b|^[ \t*_>]*\[\s*(?:admin\w*|root|operator|"
     r"security|official|priority|important|urgent|mandatory|compliance|policy|vendor|moderator|"
     r"staff|maintainers?)\b[^\]\n]"
-    r"{0,30}\](?![(\[])|\b(?:supersedes?|overrides?|takes?\s+precedence\s+over|outranks?)\s+(?:\w+\s+)"
+    r"{0,30}\](?![(\[])|\b(?:supersedes|overrides|takes?\s+precedence\s+over|outranks?)\s+(?:\w+\s+)"
     r"{0,3}?(?:instructions?|requests?|prompts?|rules?|conversation|chat|messages?|users?)\b|"
-    r"\b(?:supersedes?|overrides?|takes?\s+precedence\s+over|outranks?|(?:is|are)\s+above)\s+"
+    r"\b(?:supersedes|overrides|takes?\s+precedence\s+over|outranks?|(?:is|are)\s+above)\s+"
     r"(?:anything|everything|whatever|all\s+else)\b|"
     r"\b(?:system|admin\w*|security|priority|emergency|root)\s+override\b|"
     r"\b(?:takes?|has|have)\s+priority\s+over\s+(?:\w+\s+){0,2}?(?:user|your|all|any|previous|"
@@ -821,6 +821,48 @@ _READER_CUE = re.compile(
 )
 
 
+_LABEL_ROLE = re.compile(
+    rf"\b(?:{_ROLE_STRONG})\b|{_ROLE_ML}|(?<![A-Za-z0-9])(?:AI|MI|ИИ|ШІ|ЖИ)(?![A-Za-z0-9])",
+    re.IGNORECASE,
+)
+_LABEL_SEP = re.compile(r"[ \t*_]*[:：፦](?=[ \t*_]|$)", re.M)  # not "https:"
+_OBJECT = re.compile(
+    # what an order in an unknown language can be read by: where data goes (a URL, an
+    # address), a secret or system file, a switch flipped (``auth = false``, ``DEBUG=True``,
+    # ``sslmode=disable``, ``privileged: true``), the Docker socket
+    r"https?://|[\w.+-]@[\w-]+\.[a-z]{2,}\b|(?<![\w.])\.env\b|~/\.|/etc/|docker\.sock|"
+    r"\b[\w.-]+\s*[=:]\s*[\"'`]?(?:false|true|0|off|disabled?|none|no)\b",
+    re.IGNORECASE,
+)
+
+
+def _foreign_label(text: str) -> re.Match[str] | None:
+    """A line that opens with a short label naming an AI ("Untuk agen AI yang membaca file
+    ini:", "Tekoälyavustaja:", "ለAI ረዳት፦") and goes on, in words that are not English, to
+    something concrete (a URL, an address, a code span, a path, a setting, a command, a secret):
+    an order to the AI in a language whose verbs the lexicon does not know."""
+    for m in _LABEL_ROLE.finditer(text):
+        line_start = text.rfind("\n", 0, m.start()) + 1
+        if m.start() - line_start > 80:
+            continue
+        sep = _LABEL_SEP.search(text, m.end(), min(len(text), m.end() + 60))
+        if (
+            sep is None
+            or "\n" in text[m.end() : sep.start()]
+            or ":" in text[line_start : m.start()]
+        ):
+            continue
+        if _ENGLISH.search(text, line_start, sep.start()):
+            continue  # an English label is read by the English rules
+        line_end = text.find("\n", sep.end())
+        rest = text[sep.end() : line_end if line_end != -1 else len(text)][:400]
+        if len(rest.strip()) < 15 or _ENGLISH.search(rest):
+            continue
+        if _OBJECT.search(rest) or _DANGER_CMD.search(rest) or _ML_OBJECT.search(rest):
+            return m
+    return None
+
+
 def _clause(text: str, at: int) -> tuple[int, int]:
     """The clause around offset ``at`` (between . ; ! ? followed by a space, or line ends)."""
     begin = 0
@@ -878,8 +920,9 @@ def _vocative(text: str) -> re.Match[str] | None:
 
 _WORD = re.compile(r"[a-z]+")
 _OTHER_SCRIPT = re.compile(
-    "[\u00c0-\u024f\u0370-\u03ff\u0400-\u052f\u0590-\u06ff\u0900-\u0dff\u0e00-\u0e7f"
-    "\u1e00-\u1eff\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]"
+    "[\u00c0-\u024f\u0370-\u03ff\u0400-\u058f\u0590-\u06ff\u0900-\u0dff\u0e00-\u109f"
+    "\u10a0-\u10ff\u1200-\u137f\u1780-\u17ff\u1e00-\u1eff\u3040-\u30ff\u3400-\u9fff"
+    "\uac00-\ud7af]"
 )
 _W_ROLE = frozenset(
     [
@@ -1232,6 +1275,10 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
         voc = _vocative(seen)
     if voc:
         return 3, "addressed to an AI with an instruction", voc
+    if (role or other) and not hidden:
+        label = _foreign_label(seen)
+        if label is not None:
+            return 3, "addressed to an AI in another language, with a concrete object", label
     if hidden and (role or other):
         # a hidden text that opens by addressing an AI in another language and goes on in
         # words that are not English: an order we may not have the verbs for ("Till
