@@ -393,8 +393,7 @@ def pairwise_lr(
     return {k: float(t / s_) for k, t, s_ in zip(feats, th, sd, strict=True)}
 
 
-def score_set(preps: list[Prepared], prm: Params) -> dict[str, tuple[float, float, int]]:
-    per = {p.qid: rank_one(p, prm) for p in preps}
+def _cells(preps: list[Prepared], per: dict[str, tuple[float, float]]):
     cells: dict[str, tuple[float, float, int]] = {}
 
     def agg(key: str, sel) -> None:
@@ -414,6 +413,10 @@ def score_set(preps: list[Prepared], prm: Params) -> dict[str, tuple[float, floa
     return cells
 
 
+def score_set(preps: list[Prepared], prm: Params) -> dict[str, tuple[float, float, int]]:
+    return _cells(preps, {p.qid: rank_one(p, prm) for p in preps})
+
+
 def fmt(name: str, cells: dict[str, tuple[float, float, int]]) -> str:
     a = cells["all"]
     rest = " ".join(f"{k} {v[0]:.3f}" for k, v in cells.items() if k != "all")
@@ -422,6 +425,74 @@ def fmt(name: str, cells: dict[str, tuple[float, float, int]]) -> str:
 
 def lost(cells, ref) -> list[str]:
     return [f"{k} {ref[k][0]:.3f}->{v[0]:.3f}" for k, v in cells.items() if v[0] < ref[k][0] - 1e-9]
+
+
+# ------------------------------------------------------------------------------ dense stage
+
+
+def dense_dump(data: dict[str, Any], vectors_npy: Path) -> dict[str, np.ndarray]:
+    """{query id: cosine similarity of the query and each dumped candidate's chunk vector}."""
+    from docorbit_serve.search import dense
+
+    mat = np.load(vectors_npy, mmap_mode="r")
+    qs = {q["id"]: q["query"] for q in load_queries(data["set"])}
+    qvecs = dense.embed([qs[qd["id"]] for qd in data["queries"]])
+    out = {}
+    for qd, qv in zip(data["queries"], qvecs, strict=True):
+        rows = np.array([c["cid"] - 1 for c in qd["cands"]], dtype=np.int64)
+        out[qd["id"]] = np.asarray(mat[rows] @ qv, dtype=np.float64) if len(rows) else np.zeros(0)
+    return out
+
+
+def stage_one(
+    p: Prepared,
+    sims: np.ndarray,
+    prm: Params,
+    alpha: float,
+    margin: float,
+    depth: int = 30,
+    fusion: str = "convex",
+    k: int = 60,
+) -> tuple[float, float]:
+    """(MRR@10, R@5) of the lexical ranking under ``prm`` followed by the re-scoring stage
+    (``rerank.rescore``: one row per section, the top ``depth`` fused as
+    alpha * lex / lex_top + (1 - alpha) * minmax(sim), the lexical top-1 kept when it leads
+    by ``margin``)."""
+    if len(p.rel) == 0:
+        return 0.0, 0.0
+    idx, score = _scores(p, prm)
+    order = sorted(range(len(idx)), key=lambda i: (-score[i], p.cid[idx[i]]))
+    seen: set[int] = set()
+    rows = []
+    for i in order:
+        sec = p.section[idx[i]]
+        if sec not in seen:
+            seen.add(sec)
+            rows.append(i)
+    cands, rest = rows[:depth], rows[depth:]
+    if len(cands) >= 2:
+        lex = np.array([score[i] for i in cands])
+        sim = np.array([sims[idx[i]] for i in cands])
+        lo, hi = sim.min(), sim.max()
+        simn = (sim - lo) / (hi - lo) if hi - lo > 1e-12 else np.zeros_like(sim)
+        if fusion == "convex":
+            fused = alpha * lex / lex[0] + (1 - alpha) * simn
+        else:  # weighted rank fusion within the candidates, ranks from 1
+            dr = np.argsort(np.argsort(-sim, kind="stable"), kind="stable") + 1
+            fused = alpha / (k + 1 + np.arange(len(cands))) + (1 - alpha) / (k + dr)
+        o = sorted(range(len(cands)), key=lambda j: (-fused[j], j))
+        if lex[0] > 0 and (lex[0] - lex[1]) / lex[0] >= margin:
+            o = [0, *(j for j in o if j != 0)]
+        rows = [cands[j] for j in o] + rest
+    for rank, i in enumerate(rows[:10], 1):
+        if p.rel[idx[i]]:
+            return 1.0 / rank, float(rank <= 5)
+    return 0.0, 0.0
+
+
+def stage_cells(preps, sims, prm, **kw) -> dict[str, tuple[float, float, int]]:
+    per = {p.qid: stage_one(p, sims[p.qid], prm, **kw) for p in preps}
+    return _cells(preps, per)
 
 
 # ----------------------------------------------------------------------------------- fit
@@ -507,6 +578,14 @@ def main(argv: list[str] | None = None) -> int:
     d.add_argument("--home-b0", required=True)
     d.add_argument("--depth", type=int, default=300)
     d.add_argument("--out", required=True)
+    dd = sub.add_parser("dense", help="dump the candidates' dense similarities")
+    dd.add_argument("probe")
+    dd.add_argument("--vectors", required=True, help="the hybrid home's index/<id>.vectors.npy")
+    dd.add_argument("--out", required=True)
+    st = sub.add_parser("stage", help="grid over the re-scoring stage on the lexical ranking")
+    st.add_argument("dev")
+    st.add_argument("second")
+    st.add_argument("--sims", nargs=2, required=True, metavar=("DEV", "SECOND"))
     c = sub.add_parser("check")
     c.add_argument("dev")
     c.add_argument("second")
@@ -532,6 +611,11 @@ def main(argv: list[str] | None = None) -> int:
         Path(args.out).write_bytes(pickle.dumps(data))
         print(f"{args.set}: {len(data['queries'])} queries -> {args.out}")
         return 0
+    if args.cmd == "dense":
+        data = pickle.loads(Path(args.probe).read_bytes())
+        Path(args.out).write_bytes(pickle.dumps(dense_dump(data, Path(args.vectors))))
+        print(f"{data['set']}: similarities -> {args.out}")
+        return 0
     sets = {
         "dev": prepare(pickle.loads(Path(args.dev).read_bytes())),
         "second": prepare(pickle.loads(Path(args.second).read_bytes())),
@@ -540,6 +624,49 @@ def main(argv: list[str] | None = None) -> int:
     for k, v in ref.items():
         print("default", fmt(k, v))
     if args.cmd == "check":
+        return 0
+    if args.cmd == "stage":
+        sims = {k: pickle.loads(Path(f).read_bytes()) for k, f in zip(sets, args.sims, strict=True)}
+        grid = []
+        for summ in (0.0, 0.5):
+            for fusion, alphas in (
+                ("convex", (0.6, 0.7, 0.8, 0.85, 0.9)),
+                ("rrf", (0.5, 0.6, 0.7)),
+            ):
+                for alpha in alphas:
+                    for margin in (0.1, 0.2, 0.3, 1.01):
+                        for depth in (10, 20, 30):
+                            grid.append((summ, fusion, alpha, margin, depth))
+        rows = []
+        for summ, fusion, alpha, margin, depth in grid:
+            prm = Params(summary=summ)
+            res = {
+                k: stage_cells(
+                    v, sims[k], prm, alpha=alpha, margin=margin, depth=depth, fusion=fusion
+                )
+                for k, v in sets.items()
+            }
+            ls = [f"{k}:{x}" for k in res for x in lost(res[k], ref[k])]
+            rows.append(
+                (
+                    len(ls),
+                    -(res["dev"]["all"][0] + res["second"]["all"][0]),
+                    summ,
+                    fusion,
+                    alpha,
+                    margin,
+                    depth,
+                    res,
+                    ls,
+                )
+            )
+        rows.sort(key=lambda r: r[:2])
+        for n, _, summ, fusion, alpha, margin, depth, res, ls in rows[:25]:
+            print(
+                f"summary {summ} {fusion} alpha {alpha} margin {margin} depth {depth}: lost {n} {ls}"
+            )
+            for k in res:
+                print("   ", fmt(k, res[k]))
         return 0
     if args.cmd == "eval":
         for js in args.params:
