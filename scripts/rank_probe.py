@@ -3,6 +3,11 @@ score and fit ranking variants in numpy without running search.
 
     .venv/bin/python scripts/rank_probe.py dump --set dev --home H --home-b0 H0 --out P.pkl
     .venv/bin/python scripts/rank_probe.py check P_dev.pkl P_second.pkl
+    .venv/bin/python scripts/rank_probe.py fit P_dev.pkl P_second.pkl [--features a,b] [--no-base]
+    .venv/bin/python scripts/rank_probe.py lr P_dev.pkl P_second.pkl [--lam L,..] [--top N] [--reach]
+    .venv/bin/python scripts/rank_probe.py eval P_dev.pkl P_second.pkl '{"b": 0.5, "b2": 0.75}'
+    .venv/bin/python scripts/rank_probe.py dense P.pkl --vectors HY/index/<id>.vectors.npy --out S.pkl
+    .venv/bin/python scripts/rank_probe.py stage P_dev.pkl P_second.pkl --sims S_dev.pkl S_second.pkl
 
 ``dump`` runs ``query.understand`` on every question of the set, takes the bm25 backend's top
 ``--depth`` (300) candidates under the default scoring, and stores per candidate what the
@@ -18,7 +23,10 @@ page context, authority prior, question heading, intent and opening factors, one
 section — and adds optional multiplicative features ``exp(sum theta_j f_j)``. ``check``
 prints the default's figures (they must equal ``scripts/eval_dev.py``'s); ``fit`` runs
 cross-validated coordinate ascent (fit on one set, score on the other) and prints both
-directions, halves and kinds (docs/retrieval.md, "Session 7").
+directions, halves and kinds (docs/retrieval.md, "Session 7"); ``lr`` fits a residual pairwise
+logistic regression the same way; ``eval`` scores given settings against the default; ``dense``
+stores each candidate's MiniLM similarity (a hybrid home's vectors) and ``stage`` grids the
+dense re-scoring stage's fusion on top of the lexical ranking.
 """
 
 from __future__ import annotations
