@@ -10,6 +10,11 @@ Contract::
 - Packs greedily by ``relevance + COVERAGE * new query words covered - REDUNDANCY * overlap with
   what is already packed`` (overlap = the largest Jaccard share of word stems with a packed
   chunk; a chunk overlapping a packed one by more than ``DUPLICATE`` is left out as redundant).
+  ``relevance`` is rank-based, ``1 / sqrt(1 + rank)`` of the hit in the search's order (0 for
+  the best): it does not depend on the scale of the scores, which differs between the lexical
+  ranking, its factors and the dense stage's rank fusion (before session 7 it was ``score /
+  best score``; gold inside at 500 / 2000 tokens, lexical: dev 30 / 36 -> 32 / 37, second set
+  33 / 38 -> 34 / 40; docs/retrieval.md, session 7).
 - **Never exceeds the budget.** Each packed chunk is rendered as one block: a header line with
   its id and provenance, then its Markdown (``ContextItem.text``); the pack's text is the blocks
   joined by a blank line (``ContextPack.text``), and ``count_tokens(pack.text) <= budget`` with
@@ -51,6 +56,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from typing import Any
 
 from docorbit_serve.cursors import decode_cursor, encode_cursor
@@ -179,9 +185,13 @@ def _excerpt(hit: Any, room: int) -> tuple[str, str] | None:
     return None
 
 
+def _relevance(rank: int) -> float:
+    """The packing utility's relevance of the hit at ``rank`` (0 = best) in the search order."""
+    return 1.0 / math.sqrt(1.0 + rank)
+
+
 def _choose(
     pool: list[Any],
-    top: float,
     qwords: set[str],
     words: dict[str, set[str]],
     blocks: dict[str, str],
@@ -195,6 +205,7 @@ def _choose(
     never skipped for smaller, weaker ones just because it is long; no section takes more than
     ``cap`` tokens when a head of it fits that share."""
     items: list[ContextItem] = []
+    rank = {h.chunk_id: n for n, h in enumerate(sorted(pool, key=lambda h: -h.score))}
     covered: set[str] = set()
     packed_words: list[set[str]] = []
     used = 0
@@ -210,7 +221,7 @@ def _choose(
             if overlap > DUPLICATE:
                 continue
             new = len((w & qwords) - covered) / len(qwords) if qwords else 0.0
-            u = h.score / top + COVERAGE * new - REDUNDANCY * overlap
+            u = _relevance(rank[h.chunk_id]) + COVERAGE * new - REDUNDANCY * overlap
             if u > best_u:
                 best, best_u = h, u
         if best is None:
@@ -272,7 +283,7 @@ def pack_context(
     scores = sorted((h.score for h in pool), reverse=True)
     confident = len(scores) < 2 or scores[1] <= (1 - CONFIDENT_LEAD) * scores[0]
     cap = budget if confident else int(budget * ITEM_SHARE)
-    items, remaining, packed_words = _choose(pool, top, qwords, words, blocks, costs, budget, cap)
+    items, remaining, packed_words = _choose(pool, qwords, words, blocks, costs, budget, cap)
     omitted: dict[str, OmittedChunk] = {}
 
     # Belt and braces: the joined text is what is counted against the budget.

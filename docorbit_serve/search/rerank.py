@@ -8,15 +8,29 @@ Contract::
   and ``score``). The first ``cfg.rerank_depth`` rows are the candidates; rows past the depth
   follow them in their lexical order. No row is ever dropped or added: the output holds exactly
   the input rows (``score`` replaced for the candidates, ``matched_by`` set), in a new order.
-- Fusion of a candidate ``i`` (no learned weight)::
+- Fusion of a candidate ``i``, ``cfg.rerank_fusion``:
+
+  ``"rrf"`` (the default since scoring v7): weighted reciprocal rank fusion within the
+  candidates, ranks from 1, ``k = cfg.rrf_k`` (60), ``w = cfg.rerank_rrf_weight`` (0.85)::
+
+      fused_i = w / (k + lexical_rank_i) + (1 - w) / (k + dense_rank_i)
+
+  ``dense_rank`` orders the candidates by the cosine similarity of the query and their chunk
+  vectors. With the lexical rank weighing 0.85 the dense model is a bounded tie-breaker: at
+  depth 30 it can lift a section about four places at most (from 5th to 1st only when it is
+  the dense model's first and those above are among its last), so a wrong dense preference
+  costs little while a lexical near-tie is settled by the model. Chosen on a plateau of
+  settings that lose on no set, half or kind against lexical search (docs/retrieval.md,
+  session 7).
+
+  ``"convex"`` (before v7)::
 
       fused_i = w * lex_i / lex_max + (1 - w) * (sim_i - sim_min) / (sim_max - sim_min)
 
   ``lex`` is the lexical score (its theoretical minimum is 0, so it is divided by the best
-  one), ``sim`` the cosine similarity of the query and the candidate's chunk vector (min-max
-  over the candidates), ``w = cfg.rerank_lexical_weight``. A convex combination of normalised
-  scores keeps the lexical evidence's size: a candidate far behind lexically needs a large
-  dense lead to pass, unlike rank fusion, which treats a close second and a distant one alike.
+  one), ``sim`` the cosine similarity (min-max over the candidates), ``w =
+  cfg.rerank_lexical_weight``. A convex combination of normalised scores keeps the lexical
+  evidence's size: a candidate far behind lexically needs a large dense lead to pass.
 - Score-aware guard: when the lexical top-1 leads the lexical second by at least
   ``cfg.rerank_keep_margin`` of its score, it stays first whatever the dense model says (a
   confident lexical answer is never dragged down); the dense score then orders the rest.
@@ -44,6 +58,7 @@ from typing import Any
 
 import numpy as np
 
+from docorbit_serve.errors import UsageError
 from docorbit_serve.search import dense
 from docorbit_serve.search.deadline import Deadline
 from docorbit_serve.search.scoring import SCORING, ScoringConfig
@@ -94,10 +109,23 @@ def _minmax(x: np.ndarray) -> np.ndarray:
 def fuse_scores(lexical: np.ndarray, sims: np.ndarray, cfg: ScoringConfig = SCORING) -> np.ndarray:
     """The fused score of each candidate (see module docstring); inputs in lexical order."""
     lex = np.asarray(lexical, dtype=np.float64)
+    sim = np.asarray(sims, dtype=np.float64)
+    if cfg.rerank_fusion == "rrf":
+        k = float(cfg.rrf_k)
+        w = float(cfg.rerank_rrf_weight)
+        lex_rank = np.arange(1, len(lex) + 1, dtype=np.float64)  # inputs are in lexical order
+        dense_rank = np.empty(len(sim), dtype=np.float64)
+        dense_rank[np.argsort(-sim, kind="stable")] = lex_rank
+        return w / (k + lex_rank) + (1.0 - w) / (k + dense_rank)
+    if cfg.rerank_fusion != "convex":
+        raise UsageError(
+            f"unknown re-scoring fusion {cfg.rerank_fusion!r}; choose rrf or convex",
+            detail={"rerank_fusion": cfg.rerank_fusion, "known": ["convex", "rrf"]},
+        )
     top = float(lex.max()) if lex.size else 0.0
     lex_n = lex / top if top > 0 else np.zeros_like(lex)
     w = float(cfg.rerank_lexical_weight)
-    return w * lex_n + (1.0 - w) * _minmax(np.asarray(sims, dtype=np.float64))
+    return w * lex_n + (1.0 - w) * _minmax(sim)
 
 
 def _order(lexical: np.ndarray, fused: np.ndarray, margin: float) -> list[int]:

@@ -39,7 +39,8 @@ candidate with backend score ``s``::
   change, whose opening describes the old and new names, not the task) and when the backend
   gives no ``summary`` (the fts backend); without ``idf`` every term counts its query weight;
   search uses ``summary_rerank`` instead of ``summary`` when the dense re-scoring stage follows
-  (off: measured loss there).
+  (since v7 the same 0.5: the stage's rank fusion was measured with the factor on; the old
+  convex fusion lost with it, so 0 there).
 
 Ties break on chunk id, so ranking is deterministic.
 """
@@ -63,7 +64,7 @@ INDEX_FORMAT = "2"
 
 @dataclass(frozen=True)
 class ScoringConfig:
-    version: str = "6"
+    version: str = "7"
     # BM25F: b is baked into the postings (ntf) at build time, k1 applies at query time.
     k1: float = 1.6
     b: float = 0.75
@@ -114,8 +115,10 @@ class ScoringConfig:
     summary: float = 0.5
     summary_words: int = 40
     # The opening factor's weight when the dense re-scoring stage follows (dense_stage
-    # "rerank"): measured off, it cost that stage dev 0.714 -> 0.694 (docs/retrieval.md #22).
-    summary_rerank: float = 0.0
+    # "rerank"). Off (0) under the old convex fusion, where it cost that stage dev 0.714 ->
+    # 0.694 (docs/retrieval.md #22); on (as summary) under the rank fusion of scoring v7,
+    # which was measured with it (docs/retrieval.md, session 7).
+    summary_rerank: float = 0.5
     # Candidates re-ranked per query (the backend's top-N).
     candidates: int = 100
     # Hybrid search (publications with vectors): reciprocal rank fusion of the lexical ranking
@@ -128,6 +131,12 @@ class ScoringConfig:
     # the publication's ([settings] dense_stage at ingest, recorded in its manifest).
     dense_stage: str = ""
     rerank_depth: int = 30
+    # How the re-scoring stage fuses: "rrf" (scoring v7: weighted reciprocal rank fusion of
+    # the lexical and the dense rank within the candidates, rrf_k, lexical weight
+    # rerank_rrf_weight; the dense model can move a section a few places, never far) or
+    # "convex" (before v7: rerank_lexical_weight x lex / lex_top + the rest x min-max sim).
+    rerank_fusion: str = "rrf"
+    rerank_rrf_weight: float = 0.85
     rerank_lexical_weight: float = 0.7
     rerank_keep_margin: float = 0.2
 

@@ -78,3 +78,39 @@ def test_budget_outside_bounds_is_an_input_error(dev):
     cat, _ = dev
     with pytest.raises(InputError):
         pack_context(cat, "timeouts", budget=10)
+
+
+@pytest.mark.parametrize("power", [0.25, 4.0])
+def test_packing_follows_the_search_order_not_the_scale_of_its_scores(
+    published_home, monkeypatch, power
+):
+    # The utility's relevance is rank-based (docs/retrieval.md, session 7): a monotone change of
+    # the scores (as between scoring versions, or the dense stage's rank fusion) packs the same
+    # sections. The floor and the confidence rule, which do read score ratios, are set aside.
+    import docorbit_serve.context as ctx
+    from docorbit_serve.search import search as real_search
+
+    monkeypatch.setattr(ctx, "RELEVANCE_FLOOR", 0.0)
+    monkeypatch.setattr(ctx, "CONFIDENT_LEAD", 1.01)
+    cat = Catalog(published_home)
+    tasks = [
+        "set a timeout on a client and retry when the connection fails",
+        "send a file upload with multipart form data and custom headers",
+        "use a proxy with authentication for every request of a client",
+    ]
+    try:
+        packs = {t: [i.chunk_id for i in pack_context(cat, t, budget=500).items] for t in tasks}
+
+        def rescaled(*a, **kw):
+            res = real_search(*a, **kw)
+            res.hits = [h.model_copy(update={"score": h.score**power}) for h in res.hits]
+            return res
+
+        monkeypatch.setattr(ctx, "search", rescaled)
+        for t in tasks:
+            assert (
+                packs[t]
+                and [i.chunk_id for i in pack_context(cat, t, budget=500).items] == packs[t]
+            )
+    finally:
+        cat.close()

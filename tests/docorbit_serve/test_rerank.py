@@ -24,6 +24,7 @@ from .conftest import HTTPX_DOCS, httpx_source, ingest, make_home
 
 DEV = (HTTPX_DOCS / ".." / ".." / ".." / "eval" / "dev_queries.jsonl").resolve()  # fixtures/kit
 RERANK = replace(SCORING, dense_stage="rerank")
+CONVEX = replace(RERANK, rerank_fusion="convex")  # the stage's fusion before scoring v7
 
 # Section texts as the kit's httpx docs have them (fixtures/kit/docs/httpx/docs).
 SECTIONS = [
@@ -71,9 +72,9 @@ def test_a_model_that_fails_its_pinned_hash_is_a_typed_error(monkeypatch, vector
         dense._model.cache_clear()
 
 
-def test_an_unsure_lexical_order_is_reordered_by_the_dense_model(vectors):
+def test_an_unsure_lexical_order_is_reordered_by_the_dense_model_under_convex_fusion(vectors):
     # Lexically, basic auth leads the timeout section by 5%: not a clear margin.
-    out = rescore(_rows([10.0, 9.5, 6.0, 5.0]), vectors, QUESTION, cfg=RERANK)
+    out = rescore(_rows([10.0, 9.5, 6.0, 5.0]), vectors, QUESTION, cfg=CONVEX)
     assert out.notice is None
     assert [r["chunk_id"] for r in out.rows][0] == "c1"  # the timeout section
     assert out.rows[0]["matched_by"] == "both"
@@ -81,10 +82,50 @@ def test_an_unsure_lexical_order_is_reordered_by_the_dense_model(vectors):
 
 def test_a_confident_lexical_top1_stays_first(vectors):
     # The same candidates, but basic auth leads by 50%: the dense model may not overturn it.
-    out = rescore(_rows([20.0, 9.5, 6.0, 5.0]), vectors, QUESTION, cfg=RERANK)
-    assert [r["chunk_id"] for r in out.rows][:2] == ["c0", "c1"]
-    scores = [r["score"] for r in out.rows]
-    assert scores == sorted(scores, reverse=True)
+    for cfg in (RERANK, CONVEX):
+        out = rescore(_rows([20.0, 9.5, 6.0, 5.0]), vectors, QUESTION, cfg=cfg)
+        assert [r["chunk_id"] for r in out.rows][:2] == ["c0", "c1"]
+        scores = [r["score"] for r in out.rows]
+        assert scores == sorted(scores, reverse=True)
+
+
+def test_rank_fusion_settles_a_lexical_near_tie_by_the_dense_model(vectors):
+    # Real vectors, 30 candidates: basic auth (cid 1) first lexically by 1% over the timeout
+    # section (cid 2, the dense model's first for the question), then 28 rows of the cookie and
+    # proxy sections (cids 3, 4), which the model ranks above basic auth (its last).
+    rows = [{"chunk_id": "auth", "cid": 1, "score": 10.0}]
+    rows += [{"chunk_id": "timeout", "cid": 2, "score": 9.9}]
+    rows += [{"chunk_id": f"x{i}", "cid": 3 + i % 2, "score": 9.0 - i * 0.1} for i in range(28)]
+    out = rescore(rows, vectors, QUESTION, cfg=RERANK).rows
+    ids = [r["chunk_id"] for r in out]
+    assert ids[0] == "timeout"
+    assert 1 <= ids.index("auth") <= 4  # the model's last, yet only a few places down
+    assert sorted(r["chunk_id"] for r in out) == sorted(r["chunk_id"] for r in rows)
+    # With four candidates only, basic auth is the model's 4th, not far enough down to lose
+    # its lexical lead: the dense model moves a section a few places, never far.
+    four = rescore(_rows([10.0, 9.9, 6.0, 5.0]), vectors, QUESTION, cfg=RERANK).rows
+    assert [r["chunk_id"] for r in four][0] == "c0"
+
+
+def test_rank_fusion_lifts_a_section_a_few_places_never_far():
+    n = 30
+    lex = np.linspace(10.0, 5.0, n)  # lexical order, no confident lead (guard not involved)
+    sims = np.linspace(0.8, 0.2, n)  # the dense model agrees with the lexical order ...
+    near = sims.copy()
+    near[2], near[0], near[1] = 0.95, 0.10, 0.11  # ... except: 3rd is its best, 1st/2nd worst
+    fused = fuse_scores(lex, near, RERANK)
+    assert int(np.argmax(fused)) == 2
+    far = sims.copy()
+    far[9], far[0] = 0.95, 0.10  # the 10th is its best, the 1st its worst
+    fused = fuse_scores(lex, far, RERANK)
+    assert int(np.argmax(fused)) != 9 and fused[0] > fused[9]
+    # The fused score depends on ranks only: rescaling the lexical scores changes nothing.
+    assert np.array_equal(fuse_scores(lex * 7.0, near, RERANK), fuse_scores(lex, near, RERANK))
+
+
+def test_an_unknown_fusion_is_a_usage_error():
+    with pytest.raises(UsageError):
+        fuse_scores(np.array([2.0, 1.0]), np.array([0.1, 0.2]), replace(RERANK, rerank_fusion="x"))
 
 
 def test_no_hit_is_dropped_or_added_and_rows_past_the_depth_keep_their_order(vectors):
@@ -107,9 +148,9 @@ def test_out_of_time_gives_the_lexical_order_and_a_notice(vectors):
         assert out.notice and "lexical order" in out.notice
 
 
-def test_fusion_keeps_the_size_of_the_lexical_lead():
+def test_convex_fusion_keeps_the_size_of_the_lexical_lead():
     lex, sims = np.array([10.0, 9.9, 2.0]), np.array([0.30, 0.50, 0.80])
-    fused = fuse_scores(lex, sims, RERANK)
+    fused = fuse_scores(lex, sims, CONVEX)
     # A close lexical second with a better similarity passes the first; a distant third with
     # the best similarity does not pass the close second.
     assert fused[1] > fused[0] and fused[1] > fused[2]

@@ -147,11 +147,15 @@ def test_a_section_that_opens_with_the_query_words_ranks_first_but_not_for_migra
     assert [c["chunk_id"] for c in mig] == ["a", "b"]
 
 
-def test_the_opening_factor_steps_aside_when_the_dense_rescoring_stage_follows():
+def test_the_opening_factor_under_the_dense_rescoring_stage_is_summary_rerank():
     from docorbit_serve.search import _lexical_cfg
 
     cfg = ScoringConfig()
     assert _lexical_cfg(None, None, cfg) is cfg  # lexical search: the factor applies
     assert _lexical_cfg(None, object(), ScoringConfig(dense_stage="rrf")).summary == cfg.summary
+    # Scoring v7: the rank fusion was measured with the factor on, so it stays on there ...
     rr = _lexical_cfg(None, object(), ScoringConfig(dense_stage="rerank"))
-    assert rr.summary == cfg.summary_rerank == 0.0
+    assert rr.summary == cfg.summary_rerank == cfg.summary == 0.5
+    # ... and summary_rerank still sets it apart from summary (0 = the old convex stage's).
+    old = ScoringConfig(dense_stage="rerank", rerank_fusion="convex", summary_rerank=0.0)
+    assert _lexical_cfg(None, object(), old).summary == 0.0
