@@ -687,6 +687,14 @@ def assess(text: str, *, hidden: bool = False) -> Verdict | None:
     best: Verdict | None = None
     for offset, block in _blocks(text):
         found = _judge(block, hidden) if len(block) >= 12 else None
+        if (found is None or found[0] < 3) and len(block) >= 12:
+            plain = _ADVERB.sub("", block)
+            if plain != block:
+                again = _judge(plain, hidden)
+                if again is not None and again[0] == 3:
+                    # the same rules on the text without its adverbs ("has *already* been
+                    # obtained", "are *legally* obliged to"): the finding spans the block
+                    found = (3, again[1] + " (read without adverbs)", _WHOLE.match(block))
         if found is None:
             continue
         rank, why, m = found
@@ -699,6 +707,18 @@ def assess(text: str, *, hidden: bool = False) -> Verdict | None:
                 break
     return best
 
+
+_ADVERB = re.compile(
+    r"\b(?:already|also|hereby|therefore|thus|hence|just|simply|really|legally|contractually|"
+    r"explicitly|expressly|fully|formally|officially|kindly|actually|certainly|definitely|"
+    r"indeed|obviously|clearly|duly|properly|strictly|absolutely|totally|completely|entirely|"
+    r"personally|verbally|previously|originally|generally|normally|basically|essentially|"
+    r"of\s+course)\b[ \t]*,?[ \t]*",
+    re.IGNORECASE,
+)
+"""Adverbs that the rules' phrases do not expect between their words; a paragraph is read a
+second time without them when the first reading is not high."""
+_WHOLE = re.compile(r".+", re.S)
 
 _SPLIT_LEAD_CHARS = 160
 
