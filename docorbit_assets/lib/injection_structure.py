@@ -663,7 +663,8 @@ _DISCUSSION = re.compile(
     r"malicious|threat\s+model|security\s+researchers?|scanners?|phishing|such\s+as|"
     r"for\s+example|e\.g\.|in\s+the\s+wild|impersonat\w+|covert|"
     r"pen(?:etration)?[-\s]?test\w*|testers?|detectors?|we\s+(?:study|show|found|find|observed?|"
-    r"present|propose|evaluate|measured)|benchmarks?)\b(?!\.example)|"
+    r"present|propose|evaluate|measured)|benchmarks?|claims?\s+of|can\s+[*_]{0,2}claim)\b"
+    r"(?!\.example)|"
     # a quotation introduced as what some text would say: "a page might say "…"", "whose
     # title attribute read `…`" (not "the user said "…"": that is the claim itself)
     r"(?:\b(?:might|may|could|would|can)\s+(?:say|read|contain|include)|\b(?:titles?|texts?|"
@@ -881,6 +882,28 @@ def _foreign_label(text: str) -> re.Match[str] | None:
         if _OBJECT.search(rest) or _DANGER_CMD.search(rest) or _ML_OBJECT.search(rest):
             return m
     return None
+
+
+_PROHIBITION = re.compile(
+    r"\b(?:never|not|don'?t|do\s+not|must\s+not|mustn'?t|should\s+not|shouldn'?t|avoid|no)\b"
+    r"(?:[ \t]+[\w'-]{1,40}){0,6}?[ \t]*(?:,[ \t]*)?(?:or|and|nor)?[ \t]*$",
+    _I,
+)
+
+
+def _leak(text: str) -> re.Match[str] | None:
+    """A request to reveal a secret (``_LEAK``) that is not forbidden in its own clause:
+    "Never log the token or include it in exception messages" protects the token."""
+    for m in _LEAK.finditer(text):
+        begin = max(0, m.start() - 120)
+        for b in _SENTENCE_END.finditer(text, begin, m.start()):
+            begin = b.end()  # the sentence, across a wrapped line
+        if not _PROHIBITION.search(text[begin : m.start()].replace("\n", " ")):
+            return m
+    return None
+
+
+_SENTENCE_END = re.compile(r"[.;!?](?=\s|$)|\n\s*\n")
 
 
 def _clause(text: str, at: int) -> tuple[int, int]:
@@ -1353,7 +1376,7 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
     if call and _tool_carries_instruction(text, call.start()):
         rest = text[call.end() : call.end() + 2000]
         named = _ROLE_ANY.search(rest.replace("_", " ")) or _LOOSE_WORD.search(rest)
-        if named or _LEAK.search(rest) or _EXFIL_RE.search(rest) or _REMOTE_EXEC.search(rest):
+        if named or _leak(rest) or _EXFIL_RE.search(rest) or _REMOTE_EXEC.search(rest):
             return 3, "tool or function output that carries an instruction", call
     if claim is None and _has(lower, _N_GRANT):
         claim = _granted_to_ai(text)
@@ -1361,6 +1384,8 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
             return 3, "claims the user pre-approved an action", claim
     if casual and (directive or _PERMISSION.search(text)) and lazy.risky():
         return 3, "claims the user pre-approved an action", casual
+    if claim and discussed and seen[claim.start()] == " " and _vocative(seen) is None:
+        claim = None  # 'that "the maintainer already approved this merge"': a claim quoted
     if claim and _NEEDED.search(text, max(0, claim.start() - 40), claim.start()):
         claim = None  # "Upgrades need the cluster owner's approval": asked for, not given
     if claim and not _CONDITIONAL.search(text, max(0, claim.start() - 60), claim.start()):
@@ -1394,7 +1419,7 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
     if error and asserted and fix and _ESCALATE.search(text):
         return 3, "error message whose fix escalates privileges or deletes credentials", error
     if error and fix:
-        if _LEAK.search(text) or third or (loose and _DANGER_CMD.search(text)):
+        if _leak(text) or third or (loose and _DANGER_CMD.search(text)):
             return 3, "error message that tells the reader to run something", error
         if asserted and _DANGER_CMD.search(text) and _URGENT.search(text):
             return 3, "error message that tells the reader to run something", error
