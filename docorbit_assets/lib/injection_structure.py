@@ -692,10 +692,11 @@ def assess(text: str, *, hidden: bool = False) -> Verdict | None:
             plain = _ADVERB.sub("", block)
             if plain != block:
                 again = _judge(plain, hidden)
-                if again is not None and again[0] == 3:
+                whole = _WHOLE.match(block)
+                if again is not None and again[0] == 3 and whole is not None:
                     # the same rules on the text without its adverbs ("has *already* been
                     # obtained", "are *legally* obliged to"): the finding spans the block
-                    found = (3, again[1] + " (read without adverbs)", _WHOLE.match(block))
+                    found = (3, again[1] + " (read without adverbs)", whole)
         if found is None:
             continue
         rank, why, m = found
