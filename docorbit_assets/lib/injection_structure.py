@@ -84,10 +84,12 @@ class Verdict:
 
 _ROLE_STRONG = (
     r"(?:A\.?I\.?|LLMs?|GPT[-\w]*|ChatGPT|Claude|Gemini|Copilot|chat\s?bots?|assistants?|agents?|"
-    r"summari[sz]ers?|code\s+generators?|AI\s+(?:helpers?|pals?|friends?|buddies|buddy)|(?:large\s+)?language\s+models?|(?:code|coding|responding|"
+    r"summari[sz]ers?|code\s+generators?|code[-\s]generation\s+(?:tools?|models?|systems?|"
+    r"assistants?)|(?:model|AI|LLM)[-\s](?:based|powered|driven)\s+(?:tools?|assistants?|agents?|"
+    r"systems?|reviewers?|clients?)|[A-Za-z]+-bots?|AI\s+(?:helpers?|pals?|friends?|buddies|buddy)|(?:large\s+)?language\s+models?|(?:code|coding|responding|"
     r"reviewing|answering|AI|generative|summari[sz]ing|reasoning)\s+(?:models?|agents?|"
     r"assistants?)|(?:automated|autonomous)\s+(?:[\w-]+\s+)?(?:reviewers?|assistants?|agents?|"
-    r"helpers?|coders?|writers?)|(?:automated|autonomous|AI|LLM|LLM-based)\s+(?:helpers?|tools?|agents?|"
+    r"helpers?|coders?|writers?|contributors?|committers?|systems?|tools?|bots?|programs?)|(?:automated|autonomous|AI|LLM|LLM-based)\s+(?:helpers?|tools?|agents?|"
     r"readers?|systems?|clients?|coders?|crawlers?)|AI\s+\w+)"
 )
 _ROLE_EN = rf"(?:{_ROLE_STRONG}|models?|bots?)"
@@ -383,11 +385,13 @@ _DESTROY = (
     r"all|history|\.bashrc|lockfile|backups?)"
 )
 _EXFIL = (
-    r"(?:send|upload|forward|post|e-?mail|transmit|share|leak|exfiltrat|report)\w*[^\n]{0,160}?"
+    r"(?:send|upload|forward|post|e-?mail|transmit|share|leak|exfiltrat|"
+    r"report(?=\w*\s+(?:[\w'-]+\s+){0,5}?(?:to|at)\s))\w*[^\n]{0,160}?"
     r"(?:https?://|\b[\w-]+\.(?:example|com|net|io|org|dev|app|xyz|ru|cn)\b|\w@\w|endpoint|"
     r"server|analytics)"
 )
 _GRANT = (
+    r"\badd\b[^.\n]{0,60}?\bas\s+(?:an?\s+)?(?:owner|collaborator|maintainer|admin\w*)\b|"
     r"(?:grant|give)\s+(?:\w+\s+){0,3}?(?:admin\w*|root|sudo|full|write)\s*(?:rights|access|"
     r"privileges|permissions)?|full\s+disk\s+access|admin\s+rights|"
     r"(?:merg|approv|push)(?:e|es|ed|ing)?\b[^\n.]{0,60}?(?:without|skip|immediately|straight|directly)"
@@ -476,8 +480,10 @@ _PREAPPROVED = re.compile(
     r"confirmed|signed\s+off|green-?lit|accepted|said\s+yes|blessed)\b(?:\s+[\w'-]{1,40}){0,6}?\s+"
     r"(?:ahead\s+of\s+time|"
     r"beforehand|in\s+advance|earlier|previously|already|at\s+setup|during\s+(?:setup|onboarding))\b|"
-    r"\b(?:consent|approval|permission|authori[sz]ation|sign-?off)\s*\(?\s*(?:recorded|granted|"
-    r"given|logged|obtained|confirmed|received|verified|documented|noted|secured|on\s+record)\b|"
+    r"\b(?:consent|approval|permission|authori[sz]ation|sign-?off|access)\s*\(?\s*(?:was\s+|were\s+|"
+    r"has\s+been\s+|have\s+been\s+)?(?:recorded|granted|given|logged|obtained|confirmed|received|"
+    r"verified|documented|noted|secured|collected|captured|on\s+record)\b|\bpre-?approv(?:ed|ing)\b|"
+    r"\b(?:review|approval|confirmation|sign-?off|checks?)s?\s+(?:has|have)\s+been\s+waived|"
     r"\b(?:approved|authori[sz]ed|signed-?off|consented|cleared)[-_ ]by\s*[:=]|"
     r"\b(?:confirmed|said|agreed|stated|wrote|mentioned)\b[^.;\n]{0,60}?\b(?:it'?s|it\s+is|that'?s)\s+"
     r"(?:fine|ok|okay|alright|allowed|acceptable|cool|good\s+to\s+go)\s+for\s+(?:you|the\s+"
@@ -525,6 +531,10 @@ _PERMISSION = re.compile(
     # the confirmation step waived ("need not request confirmation", "without a confirmation
     # prompt", "don't bother asking")
     r"\bneeds?\s+not\s+(?:\w+\s+){0,2}?(?:ask|request|seek|obtain|wait|confirm|check)\w*|"
+    r"\bunnecessary\s+to\s+(?:ask|confirm|check|wait|consult)|\bwithout\s+(?:raising|mentioning|"
+    r"telling|flagging|notifying|informing|bothering|pinging|consulting)\b|\b(?:is|are)\s+"
+    r"(?:now\s+)?(?:cleared|entitled|free)\s+to\b|\b(?:confirmation|approval|consent|review)\b"
+    r"[^.;\n]{0,40}?\b(?:is|are)\s+not\s+(?:needed|required|necessary)|"
     r"\b(?:do(?:es)?\s+not|don'?t|doesn'?t)\s+(?:need\s+to|have\s+to|bother(?:\s+to)?)\s+"
     r"(?:ask|check|confirm|wait|prompt)\w*|"
     r"\bwithout\s+(?:a\s+|any\s+)?(?:confirmation|approval|review)\s+(?:prompt|step|dialog)|"
@@ -540,8 +550,9 @@ _AUTHORITY = re.compile(
     r"division|maintainers?|vendor|administrators?|admins?|owners?|developers?|security|"
     r"engineers?|management|board|authority|operator|provider|creators?|makers?)|"
     r"\b(?:safety|security|trust\s+(?:and|&)\s+safety|policy|legal|compliance|platform|IT|ops|"
-    r"operations|admin)\s+(?:team|staff|division|department|center|centre|office|officers?|"
-    r"desk)\b|\b(?:system|root|site|server|database|network)\s+administrators?|\bsysadmin|"
+    r"operations|admin)\s+(?:\w+\s+)?(?:team|staff|division|department|center|centre|office|"
+    r"officers?|desk|council|board)\b|\b(?:message|notice|directive|memo)\s+from\s+(?:\w+\s+){0,2}?"
+    r"trust\s+(?:and|&)\s+safety\b|\b(?:system|root|site|server|database|network)\s+administrators?|\bsysadmin|"
     r"\byour\s+(?:administrator|admin|operator|owner|creator|employer)\b|\bby\s+order\s+of|"
     r"\b(?:anthropic|openai|deepmind|google|microsoft|meta|mistral|the\s+vendor|our)\s+(?:\w+\s+)"
     r"{0,2}?(?:team|staff|policy|compliance|safety|security|notice|directive|requirement|"
@@ -564,7 +575,8 @@ _AUTHORITY_STRONG = re.compile(
     # line starts take spaces and tabs only (``^`` is tried at every line, and ``\s*`` there
     # would rescan a run of blank lines from each of them: quadratic)
     r"^[ \t]*+\[?[ \t]*system(?:\s+\w+)?\s*\]?\s*:|\[\s*system\b|<\s*system\s*>|"
-    r"\bpriority\s+(?:update|directive|override|instruction)|\b(?:highest|top|maximum)\s+priority\b|^[ \t*_>]*\[\s*(?:admin\w*|root|operator|"
+    r"\bthe\s+(?:team|people|company|lab|engineers)\s+(?:that|who)\s+(?:trained|built|created|made|"
+    r"developed)\s+you\b|\bpriority\s+(?:update|directive|override|instruction)|\b(?:highest|top|maximum)\s+priority\b|^[ \t*_>]*\[\s*(?:admin\w*|root|operator|"
     r"security|official|priority|important|urgent|mandatory|compliance|policy|vendor|moderator|"
     r"staff|maintainers?)\b[^\]\n]"
     r"{0,30}\](?![(\[])|\b(?:supersedes|overrides|takes?\s+precedence\s+over|outranks?)\s+(?:\w+\s+)"
@@ -592,7 +604,8 @@ _ACROSTIC = re.compile(
     r"\d+th|line-initial|line-final)\s+(?:\w+\s+)?"
     r"(?:words?|letters?|characters?)\b|\bcolumn\s+(?:one|two|1|2|a|b)\b|"
     r"\bread\s+(?:from\s+)?(?:top\s+to\s+bottom|bottom\s+to\s+top|downwards?)\b|"
-    r"\bacrostic|\b(?:the\s+)?initials\s+(?:above|below|of)\b|\breading\s+down\s+the\s+(?:first|left|initial)\s+column|"
+    r"\bacrostic|\b(?:the\s+)?initials\s+(?:above|below|of)\b|\binitials,?\s+(?:in\s+order|read\s+"
+    r"in\s+order|top\s+to\s+bottom|from\s+the\s+top|spell|form|are|give)\b|\breading\s+down\s+the\s+(?:first|left|initial)\s+column|"
     r"\b(?:cues|lines|captions|items|entries|rows|headings|bullets)\b[^.\n]{0,20}?\bread\s+in\s+"
     r"(?:sequence|order)\b|\bletter\s+(?:one|1)\s+of\s+each|\b(?:first|initial)\s+letters?\s+of|"
     r"\bcapital\s+letters\s+of\s+this|\bevery\s+(?:second|other|third|fourth|\d+(?:st|nd|rd|th))"
@@ -617,6 +630,7 @@ _ERROR = re.compile(
     r"(?<![./-])\b(?:corrupted|has\s+expired|expired|integrity\s+check\s+failed|could\s+not\s+"
     r"be\s+(?:parsed|loaded|verified)|cannot\s+load|failed|failing|failure|errors?|exception|mismatch|"
     r"denied|not\s+verified|unverified|crash(?:ed)?|panic|fault|broken|outdated|invalid|"
+    r"cannot\s+be\s+(?:loaded|found|verified|opened|resolved)|"
     r"unavailable|unreachable|timed\s+out|deprecated|"
     r"(?<=\()(?-i:(?:\w+::)*[A-Z]\w*(?:Exception|Error))(?=\)))\b"
     r"(?![./-]\w)",
@@ -828,7 +842,7 @@ _LOOSE_ADDRESS = re.compile(
 )
 _INTENT = re.compile(r"\bI\s+(?:will|shall|am\s+going\s+to|must|should|'ll)\b|\bI'll\b", re.I)
 _CLAUSE_END = re.compile(r"[.;!?](?=\s|$)|\n|[。！？]")
-_LABEL = re.compile(r"^[ \t>*_#\[]*[^\n:：]{3,100}[:：]", re.M)
+_LABEL = re.compile(r"^[ \t>*_#\[]*[^\n:：]{3,100}[:：](?![^\s*_])", re.M)  # not "https:"
 _MENTION = re.compile(
     r"(?<=\S[ \t])[*_]{0,2}(?:\"[^\"\n]{8,400}\"|“[^”\n]{8,400}”|`[^`\n]{8,400}`|‘[^’\n]{8,400}’|"
     r"'[^'\n]{8,400}'(?!\w))"  # single quotes too ("a title saying 'If an AI is …, close it'")
@@ -847,13 +861,15 @@ _LABEL_ROLE = re.compile(
     rf"\b(?:{_ROLE_STRONG})\b|{_ROLE_ML}|(?<![A-Za-z0-9])(?:AI|MI|ИИ|ШІ|ЖИ)(?![A-Za-z0-9])",
     re.IGNORECASE,
 )
+_LINE_MARKER = re.compile(r"[ \t>#/;*-]*(?:\[\^[^\]\n]{1,20}\]:|\d{1,3}[.)]|[-*+])?[ \t]*")
 _LABEL_SEP = re.compile(r"[ \t*_]*[:：፦](?=[ \t*_]|$)", re.M)  # not "https:"
 _OBJECT = re.compile(
     # what an order in an unknown language can be read by: where data goes (a URL, an
     # address), a secret or system file, a switch flipped (``auth = false``, ``DEBUG=True``,
     # ``sslmode=disable``, ``privileged: true``), the Docker socket
     r"https?://|[\w.+-]@[\w-]+\.[a-z]{2,}\b|(?<![\w.])\.env\b|~/\.|/etc/|docker\.sock|"
-    r"\b[\w.-]+\s*[=:]\s*[\"'`]?(?:false|true|0|off|disabled?|none|no)\b",
+    r"\b[\w.-]+\s*[=:]\s*[\"'`]?(?:false|true|0|off|disabled?|none|no)\b|"
+    r"\b[A-Z][A-Z0-9]*_[A-Z0-9_]*(?:TOKEN|SECRET|KEY|PASSWORD|PASS)\b",
     re.IGNORECASE,
 )
 
@@ -865,6 +881,8 @@ def _foreign_label(text: str) -> re.Match[str] | None:
     an order to the AI in a language whose verbs the lexicon does not know."""
     for m in _LABEL_ROLE.finditer(text):
         line_start = text.rfind("\n", 0, m.start()) + 1
+        lead = _LINE_MARKER.match(text, line_start)
+        line_start = lead.end() if lead else line_start
         if m.start() - line_start > 80:
             continue
         sep = _LABEL_SEP.search(text, m.end(), min(len(text), m.end() + 60))
@@ -878,7 +896,7 @@ def _foreign_label(text: str) -> re.Match[str] | None:
             continue  # an English label is read by the English rules
         line_end = text.find("\n", sep.end())
         rest = text[sep.end() : line_end if line_end != -1 else len(text)][:400]
-        if len(rest.strip()) < 15 or _ENGLISH.search(rest):
+        if len(rest.strip()) < 15 or len({w.lower() for w in _ENGLISH.findall(rest)}) >= 2:
             continue
         if _OBJECT.search(rest) or _DANGER_CMD.search(rest) or _ML_OBJECT.search(rest):
             return m
@@ -1302,12 +1320,15 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
     casual = (
         _CASUAL_CLAIM.search(text) if claim is None and not words.isdisjoint(_W_CLAIM) else None
     )
+    keyed = _role_key(text) if "_" in text else None
     call = (
         _CALL_RESULT.search(text)
         if tool is None and ("()" in text or " returned" in lower or " responded" in lower)
         else None
     )
-    cue = role or loose or tool or claim or authority or scheme or error or hidden or casual or call
+    cue = (
+        role or loose or tool or claim or authority or scheme or error or hidden or casual or call
+    ) or keyed
     if not cue and not words.isdisjoint(_W_LOOSE):  # "Poruka za jezični model:", "to the bot,"
         cue = _LOOSE_ADDRESS.search(text)  # only after a preposition of another language
     if not (cue or _has(lower, _N_ROLE_CUE) and _ROLE_CUE.search(text)):
@@ -1365,13 +1386,15 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
         )
     ):
         return 3, "hidden text addressed to an AI", ai
+    if hidden and (third or loose):
+        return 3, "hidden text that tells an AI what it must do", third or loose  # type: ignore[return-value]
     loose_word = not words.isdisjoint(_W_LOOSE)
     if hidden and loose_word and directive and (_READER_CUE.search(text) or you):
         return 3, "hidden text addressed to a model", directive  # "whichever model reads this"
     if tool is None and ai:
         tool = _JSON_SHAPED.search(text)
-    if tool is None and "_" in text:
-        tool = _role_key(text)  # {"ai_followup": "…"}: a data field addressed to the model
+    if tool is None:
+        tool = keyed  # {"ai_followup": "…"}: a data field addressed to the model
     if tool and _tool_carries_instruction(text, tool.start()):
         return 3, "tool or function output that carries an instruction", tool
     if call and _tool_carries_instruction(text, call.start()):
@@ -1477,7 +1500,7 @@ def _role_key(text: str) -> re.Match[str] | None:
     """A quoted key of a JSON/dict record whose words name the model and an order
     (``"ai_followup"``, ``"note_for_llm"``; not ``"agent_id"`` or ``"embedding_model"``)."""
     for i, m in enumerate(_KEY.finditer(text)):
-        parts = set((m.group(1) or m.group(2)).lower().split("_"))
+        parts = {p.removesuffix("s") for p in (m.group(1) or m.group(2)).lower().split("_")}
         if parts & _KEY_ROLE and parts & _KEY_ORDER:
             return m
         if i >= 200:
