@@ -666,8 +666,10 @@ def _text_views(text: str) -> list[_View]:
         decoded = _b64_text(m.group())
         if decoded:
             views.append(_carrier(decoded, Span(m.start(), m.end()), "base64"))
-    for m in _MD_TITLE.finditer(text):
-        views.append(_carrier(m.group(2), Span(m.start(), m.end()), "markdown link title"))
+    for m in _MD_TITLE.finditer(injection_structure.code_spans_blanked(text)):
+        views.append(
+            _carrier(text[m.start(2) : m.end(2)], Span(m.start(), m.end()), "markdown link title")
+        )
     unfenced = _blank_fences(text)  # a comment inside a code fence is shown as code
     if not _TAGGY.search(unfenced):  # with tags present the HTML parse finds the comments
         for m in _COMMENT.finditer(unfenced):

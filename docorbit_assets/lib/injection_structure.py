@@ -158,14 +158,15 @@ _VOC_COLON = re.compile(
 )
 _VOC_OTHER = re.compile(
     rf"\byou\s*[,(]?\s*(?:the|an?)\s+(?:\w+\s+)?{_ROLE}\b"
-    rf"|\bwhoever\s+is\s+(?:generating|writing|producing|composing)\s+the\s+"
-    rf"(?:answer|reply|response|summary|code)"
+    rf"|\bwhoever\s+(?:is\s+)?(?:generat|writ|produc|compos|build|creat)\w*\s+(?:the|an?|this)\s+"
+    rf"(?:\w+\s+)?(?:answer|reply|response|summary|code)"
     rf"|\bif\s+you(?:'re|\s+are)\s+(?:an?|the)\s+(?:\w+\s+){{0,2}}?{_ROLE}"
     # a conditional address in the third person: "If an AI is summarising this ticket, …"
     # ("When the agent is processing a request, it logs …" describes; it does not address)
-    rf"|\b(?:if|whenever)\s+(?:an?|any|some)\s+(?:\w+\s+)?{_ROLE}\s+(?:is\s+|are\s+)?"
-    rf"(?:reading|summari[sz]ing|processing|parsing|indexing|answering\s+from|crawling|"
-    rf"looking\s+at)\s+(?:this|these)\b"
+    rf"|\b(?:if|when|whenever|once|should)\s+(?:an?|any|some|the)\s+(?:\w+\s+)?{_ROLE}\s+"
+    rf"(?:is\s+|are\s+)?(?:reading|reads?|summari[sz](?:ing|es?)|process(?:ing|es)?|pars(?:ing|es?)|"
+    rf"index(?:ing|es)?|answering\s+from|crawl(?:ing|s)?|looking\s+at|sees|quot(?:ing|es)|"
+    rf"us(?:ing|es)|turn(?:ing|s))\s+(?:this|these)\b"
     rf"|\bas\s+(?:the|an?)\s+(?:\w+\s+)?{_ROLE_EN},?\s+you\b"
     rf"|\b(?:readers?|you)\s+(?:who|that)\s+(?:are|is)\s+(?:an?\s+)?(?:\w+\s+)?{_ROLE}"
     rf"|(?:给|給|致|对|對)\s*(?:AI\s*)?{_ROLE_ML}|{_ROLE_ML}[^\s:：]{{0,8}}\s*[:：]"
@@ -988,6 +989,10 @@ _OTHER_SCRIPT = re.compile(
 )
 _W_ROLE = frozenset(
     [
+        "generation",
+        "powered",
+        "based",
+        "driven",
         "ai",
         "llm",
         "llms",
@@ -1589,6 +1594,18 @@ _ATTR_TITLE = re.compile(
 )
 
 
+_IMAGE_ALT = re.compile(r"!\[(?P<t1>[^\]\n]{40,500})\]\(")
+"""An image's alt text of a sentence or more: not shown while the image loads."""
+_CODE_SPAN = re.compile(r"`[^`\n]{1,400}`")
+
+
+def code_spans_blanked(text: str) -> str:
+    """``text`` with its inline code spans blanked (same length): a link written inside a code
+    span is shown as code, its title is not hidden. (Fenced blocks are kept: an OpenAPI
+    ``description: |`` in a YAML fence is Markdown that another tool renders.)"""
+    return _CODE_SPAN.sub(lambda m: " " * len(m.group()), text) if "`" in text else text
+
+
 def carriers(text: str) -> Iterator[tuple[str, int, int, str]]:
     """Link and image titles (inline and reference definitions, also under comment leaders and
     with the title on the next line) and title/alt/aria-label attributes written into the text:
@@ -1596,13 +1613,17 @@ def carriers(text: str) -> Iterator[tuple[str, int, int, str]]:
     patterns = []
     if "[" in text:
         patterns += [(_INLINE_TITLE, "markdown link title"), (_REF_TITLE, "reference title")]
+        if "![" in text:
+            patterns.append((_IMAGE_ALT, "image alt text"))
     lower = text.lower()
     if "title" in lower or "alt" in lower or "aria-label" in lower:
         patterns.append((_ATTR_TITLE, "title attribute"))
+    shown = code_spans_blanked(text)
     for pattern, kind in patterns:
-        for m in pattern.finditer(text):
+        for m in pattern.finditer(shown):  # Markdown inside code is shown as code, not hidden
             groups = m.groupdict()
-            title = groups.get("t1") or groups.get("t2") or groups.get("t3") or ""
+            name = next((g for g in ("t1", "t2", "t3") if groups.get(g)), "")
+            title = text[m.start(name) : m.end(name)] if name else ""
             yield title, m.start(), m.end(), kind
 
 
