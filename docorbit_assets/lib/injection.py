@@ -928,8 +928,18 @@ def _assess(text: str) -> tuple[int, re.Match[str] | None, str]:
 
 
 def _assess_paragraph(text: str) -> tuple[int, re.Match[str] | None, str]:
-    """(severity rank 0-3, the strongest match, why) for one paragraph. Each feature's regular
-    expressions run only when one of its literal needles occurs (linear, cheap gates)."""
+    """(severity rank 0-3, the strongest match, why) for one paragraph; a paragraph of prose
+    about attacks that only quotes one (``injection_structure.quotes_an_attack``) stays below
+    high, as in the structural rules."""
+    rank, match, why = _phrase_verdict(text)
+    if rank == 3 and injection_structure.quotes_an_attack(text):
+        return 2, match, f"{why} (in prose that discusses attacks)"
+    return rank, match, why
+
+
+def _phrase_verdict(text: str) -> tuple[int, re.Match[str] | None, str]:
+    """The phrase rules on one paragraph. Each feature's regular expressions run only when one
+    of its literal needles occurs (linear, cheap gates)."""
     lower = text.lower()
     has_ai = _GATE_AI_LOWER.search(lower) is not None
     gate_b = _any(lower, _GATE_B_RE)
@@ -967,10 +977,6 @@ def _assess_paragraph(text: str) -> tuple[int, re.Match[str] | None, str]:
     if g:
         return 3, g, "image URL asks to be filled with conversation data"
     if a and (b or c or d or action_after(a)):
-        if injection_structure.quotes_an_attack(text):
-            # an order to an AI with nothing risky in it ("Instructions for AI coding agents:
-            # run the tests you changed", an AGENTS.md), or one quoted by prose about attacks
-            return 2, a, "addressed to an AI with an instruction"
         return 3, a, "addressed to an AI with an instruction"
     if e and (b or c_strong or d or action_after(e)):
         return 3, e, "role/delimiter token with an instruction"

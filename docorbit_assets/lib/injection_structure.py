@@ -676,13 +676,14 @@ _DISCUSSION = re.compile(
     r"(?:fake|spoofed|forged|planted)\s+(?:tool|function|error|system)\w*|"
     r"social[-\s]engineering|red[-\s]team\w*|OWASP|jailbreak\w*|mitigations?|defen[cs]es?|"
     r"malicious|threat\s+model|security\s+researchers?|scanners?|phishing|such\s+as|"
-    r"for\s+example|e\.g\.|in\s+the\s+wild|impersonat\w+|covert|"
+    r"for\s+example|in\s+the\s+wild|impersonat\w+|covert|"
     r"pen(?:etration)?[-\s]?test\w*|testers?|detectors?|we\s+(?:study|show|found|find|observed?|"
     r"present|propose|evaluate|measured)|benchmarks?|claims?\s+of|can\s+[*_]{0,2}claim)\b"
     r"(?!\.example)|"
     # a quotation introduced as what some text would say: "a page might say "…"", "whose
     # title attribute read `…`" (not "the user said "…"": that is the claim itself)
-    r"(?:\b(?:might|may|could|would|can)\s+(?:say|read|contain|include)|\b(?:titles?|texts?|"
+    r"(?:\b(?:pages?|documents?|sites?|texts?|titles?|comments?|files?|readmes?|attackers?|payloads?)\s+"
+    r"(?:might|may|could|would|can)\s+(?:say|read|contain|include|carry|hide)\b[^\n]{0,80}?|\b(?:titles?|texts?|"
     r"comments?|strings?|messages?|attributes?|lines?|pages?|payloads?)\s+(?:that\s+)?(?:read|"
     r"reads|said|says|saying|stating)|\bsomething\s+like|\bsuch\s+as)\s*[:,]?\s*[*_]{0,2}"
     r"[`\"“‘]|"
@@ -869,8 +870,7 @@ _OBJECT = re.compile(
     # address), a secret or system file, a switch flipped (``auth = false``, ``DEBUG=True``,
     # ``sslmode=disable``, ``privileged: true``), the Docker socket
     r"https?://|[\w.+-]@[\w-]+\.[a-z]{2,}\b|(?<![\w.])\.env\b|~/\.|/etc/|docker\.sock|"
-    r"\b[\w.-]+\s*[=:]\s*[\"'`]?(?:false|true|0|off|disabled?|none|no)\b|"
-    r"\b[A-Z][A-Z0-9]*_[A-Z0-9_]*(?:TOKEN|SECRET|KEY|PASSWORD|PASS)\b",
+    r"\b[\w.-]+\s*[=:]\s*[\"'`]?(?:false|true|0|off|disabled?|none|no)\b",
     re.IGNORECASE,
 )
 
@@ -893,7 +893,7 @@ def _foreign_label(text: str) -> re.Match[str] | None:
             or ":" in text[line_start : m.start()]
         ):
             continue
-        if _ENGLISH.search(text, line_start, sep.start()):
+        if len({w.lower() for w in _ENGLISH.findall(text, line_start, sep.start())}) >= 2:
             continue  # an English label is read by the English rules
         line_end = text.find("\n", sep.end())
         rest = text[sep.end() : line_end if line_end != -1 else len(text)][:400]
@@ -957,9 +957,14 @@ def quotes_an_attack(text: str) -> bool:
     return _vocative(masked) is None
 
 
+_YAML_BLOCK = re.compile(r"[ \t]*\n([ \t]+)[\w\"'-]+[ \t]*:")
+
+
 def _vocative(text: str) -> re.Match[str] | None:
     """An AI addressed directly, followed by a speech act in the same sentence."""
     for m in _VOC_COLON.finditer(text):
+        if _YAML_BLOCK.match(text, m.end()):
+            continue  # "agent:" opening an indented mapping names a key, it addresses no one
         window = 80 if m.group("csep") or m.group("lsep") or m.group("isep") is not None else 300
         end = min(len(text), m.end() + window)
         if (
@@ -1599,10 +1604,19 @@ _IMAGE_ALT = re.compile(r"!\[(?P<t1>[^\]\n]{40,500})\]\(")
 _CODE_SPAN = re.compile(r"`[^`\n]{1,400}`")
 
 
+_MARKUP_FENCE = re.compile(
+    r"^ {0,3}(`{3,}|~{3,})[ \t]*(?:markdown|md|mdx|html?|xml|text|txt)\b[^\n]*\n.*?"
+    r"(?:^ {0,3}\1[ \t]*$|\Z)",
+    re.M | re.S | re.I,
+)
+
+
 def code_spans_blanked(text: str) -> str:
     """``text`` with its inline code spans blanked (same length): a link written inside a code
     span is shown as code, its title is not hidden. (Fenced blocks are kept: an OpenAPI
     ``description: |`` in a YAML fence is Markdown that another tool renders.)"""
+    if "```" in text or "~~~" in text:  # an example of markup in a fence is shown as code
+        text = _MARKUP_FENCE.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), text)
     return _CODE_SPAN.sub(lambda m: " " * len(m.group()), text) if "`" in text else text
 
 

@@ -34,16 +34,27 @@ KINDS = (
 )
 
 
-def _rows() -> list[dict]:
+FIRST_SIGHT = (REPO / "fixtures" / "injection" / "FIRST_SIGHT").read_text(encoding="utf-8").split()
+"""Sets kept as first-sight records: their injections were scored once and never tuned on, so
+the recall guard below leaves them out (docs/security.md reports them); their benign passages
+are still checked."""
+
+
+def _rows(*, tuned_only: bool = False) -> list[dict]:
     out = []
     for path in SETS:
+        if tuned_only and path.stem in FIRST_SIGHT:
+            continue
         out += [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
     return out
 
 
 def test_every_kind_is_caught_high_on_passages_written_outside_the_kit():
+    """A regression guard over the sets the rules were tuned on (not a figure on unseen
+    wording: those are the first scores in docs/security.md)."""
+    assert set(FIRST_SIGHT) <= {p.stem for p in SETS}
     caught: dict[str, list[int]] = defaultdict(lambda: [0, 0])
-    for row in _rows():
+    for row in _rows(tuned_only=True):
         if row["label"] != "injection":
             continue
         caught[row["kind"]][0] += max_severity(annotate(row["text"])) == "high"
