@@ -881,7 +881,10 @@ def _foreign_label(text: str) -> re.Match[str] | None:
     something concrete (a URL, an address, a code span, a path, a setting, a command, a secret):
     an order to the AI in a language whose verbs the lexicon does not know."""
     for m in _LABEL_ROLE.finditer(text):
-        line_start = text.rfind("\n", 0, m.start()) + 1
+        window = max(0, m.start() - 120)  # bounded look-back: linear on a long line of roles
+        line_start = text.rfind("\n", window, m.start()) + 1
+        if line_start == 0 and window > 0:
+            continue  # the line began more than 120 characters before: no short label
         lead = _LINE_MARKER.match(text, line_start)
         line_start = lead.end() if lead else line_start
         if m.start() - line_start > 80:
