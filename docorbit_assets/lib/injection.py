@@ -295,30 +295,6 @@ _CODE_SPAN = re.compile(r"(`+)[^`\n]*?\1")
 _QUOTED = re.compile(r"\"[^\"\n]{1,200}\"|“[^”\n]{1,200}”|(?<!\w)'[^'\n]{1,120}'(?!\w)")
 _MD_TITLE = re.compile(r"!?\[([^\]\n]*)\]\(\s*<?[^)\s>]*>?\s+\"([^\"\n]+)\"\s*\)")
 _COMMENT = re.compile(r"<!--(.*?)(?:-->|$)", re.S)
-_FENCE_OPEN = re.compile(r"^ {0,3}(`{3,}|~{3,})[^\n]*$", re.M)
-
-
-def _blank_fences(text: str) -> str:
-    """``text`` with the inside of every fenced code block blanked (same length, newlines
-    kept): a comment or a tag inside a fence is shown to the reader as code, not hidden."""
-    if "```" not in text and "~~~" not in text:
-        return text
-    out, pos = [], 0
-    for m in _FENCE_OPEN.finditer(text):
-        if m.start() < pos:
-            continue
-        fence = m.group(1)
-        close = re.compile(rf"^ {{0,3}}{re.escape(fence[0])}{{{len(fence)},}}[ \t]*$", re.M)
-        end_m = close.search(text, m.end())
-        end = end_m.start() if end_m else len(text)
-        out.append(text[pos : m.end()])
-        out.append(re.sub(r"[^\n]", " ", text[m.end() : end]))
-        pos = end_m.end() if end_m else end
-        out.append(text[end:pos])
-    out.append(text[pos:])
-    return "".join(out)
-
-
 _TAGGY = re.compile(r"<[A-Za-z!/][^>]{0,2000}>")
 _HIDDEN_STYLE = re.compile(
     r"display\s*:\s*none|visibility\s*:\s*hidden|opacity\s*:\s*0(?:\.0+)?\s*(?:;|$)|"
@@ -408,9 +384,9 @@ def annotate(text: str, *, html: str | None = None) -> list[dict[str, Any]]:
         found.append(_not_scanned("text", len(text)))
         text = text[:MAX_SCAN_CHARS]
     found.extend(_character_findings(text))
-    views = list(_text_views(text))
+    unfenced = injection_structure.fences_blanked(text)
+    views = list(_text_views(text, unfenced))
     omap = _offset_map(text)
-    unfenced = _blank_fences(text) if html is None else text
     markup = html if html is not None else (unfenced if _TAGGY.search(unfenced) else None)
     if markup:
         if len(markup) > MAX_SCAN_CHARS:
@@ -646,7 +622,8 @@ def _to_text(offset: int, omap: tuple[list[int], list[int]] | None) -> int:
     return offset + (omap[1][k] if k >= 0 else 0)
 
 
-def _text_views(text: str) -> list[_View]:
+def _text_views(text: str, unfenced: str) -> list[_View]:
+    """The readings of ``text`` (``unfenced``: the same with its fenced code blanked)."""
     views = [_View(_visible(text), "text", "", False)]
     for m in _TAG_RUN.finditer(text):
         decoded = "".join(
@@ -670,8 +647,8 @@ def _text_views(text: str) -> list[_View]:
         views.append(
             _carrier(text[m.start(2) : m.end(2)], Span(m.start(), m.end()), "markdown link title")
         )
-    unfenced = _blank_fences(text)  # a comment inside a code fence is shown as code
-    if not _TAGGY.search(unfenced):  # with tags present the HTML parse finds the comments
+    # a comment inside a code fence is shown as code; with tags present the HTML parse finds them
+    if not _TAGGY.search(unfenced):
         for m in _COMMENT.finditer(unfenced):
             views.append(_carrier(m.group(1), Span(m.start(), m.end()), "html comment"))
     visible = views[0].text

@@ -860,8 +860,7 @@ _READER_CUE = re.compile(
 
 
 _LABEL_ROLE = re.compile(
-    rf"\b(?:{_ROLE_STRONG})\b|{_ROLE_ML}|(?<![A-Za-z0-9])(?:AI|MI|ИИ|ШІ|ЖИ)(?![A-Za-z0-9])",
-    re.IGNORECASE,
+    rf"{_ROLE_ANY.pattern}|(?<![A-Za-z0-9])(?:AI|MI|ИИ|ШІ|ЖИ)(?![A-Za-z0-9])", re.IGNORECASE
 )
 _LINE_MARKER = re.compile(r"[ \t>#/;*-]*(?:\[\^[^\]\n]{1,20}\]:|\d{1,3}[.)]|[-*+])?[ \t]*")
 _LABEL_SEP = re.compile(r"[ \t*_]*[:：፦](?=[ \t*_]|$)", re.M)  # not "https:"
@@ -873,6 +872,12 @@ _OBJECT = re.compile(
     r"\b[\w.-]+\s*[=:]\s*[\"'`]?(?:false|true|0|off|disabled?|none|no)\b",
     re.IGNORECASE,
 )
+
+
+def _reads_english(text: str) -> bool:
+    """Two distinct English function words: one alone is also a word of other languages
+    (Finnish "on", Slovenian "to")."""
+    return len({w.lower() for w in _ENGLISH.findall(text)}) >= 2
 
 
 def _foreign_label(text: str) -> re.Match[str] | None:
@@ -896,11 +901,11 @@ def _foreign_label(text: str) -> re.Match[str] | None:
             or ":" in text[line_start : m.start()]
         ):
             continue
-        if len({w.lower() for w in _ENGLISH.findall(text, line_start, sep.start())}) >= 2:
+        if _reads_english(text[line_start : sep.start()]):
             continue  # an English label is read by the English rules
         line_end = text.find("\n", sep.end())
         rest = text[sep.end() : line_end if line_end != -1 else len(text)][:400]
-        if len(rest.strip()) < 15 or len({w.lower() for w in _ENGLISH.findall(rest)}) >= 2:
+        if len(rest.strip()) < 15 or _reads_english(rest):
             continue
         if _OBJECT.search(rest) or _DANGER_CMD.search(rest) or _ML_OBJECT.search(rest):
             return m
@@ -938,7 +943,26 @@ def _clause(text: str, at: int) -> tuple[int, int]:
     return begin, (m.start() if m else len(text))
 
 
-_FENCED = re.compile(r"^ {0,3}(`{3,}|~{3,})[^\n]*\n.*?(?:^ {0,3}\1[ \t]*$|\Z)", re.M | re.S)
+def _fence_pattern(info: str = "") -> re.Pattern[str]:
+    """A fenced code block (CommonMark: closed by a run of the same character at least as long,
+    or by the end of the text), optionally only those whose info string starts with ``info``."""
+    return re.compile(
+        rf"^ {{0,3}}((`|~)\2{{2,}})[ \t]*{info}[^\n]*\n.*?(?:^ {{0,3}}\1\2*[ \t]*$|\Z)",
+        re.M | re.S | re.I,
+    )
+
+
+_FENCED = _fence_pattern()
+
+
+def _blanked(m: re.Match[str]) -> str:
+    return re.sub(r"[^\n]", " ", m.group())
+
+
+def fences_blanked(text: str) -> str:
+    """``text`` with every fenced code block blanked (same length, newlines kept): a comment or a
+    tag inside a fence is shown to the reader as code, not hidden."""
+    return _FENCED.sub(_blanked, text) if "```" in text or "~~~" in text else text
 
 
 def _masked_mentions(text: str) -> str:
@@ -954,10 +978,7 @@ def quotes_an_attack(text: str) -> bool:
     text = _fold(text)
     if _DISCUSSION.search(text) is None:
         return False
-    masked = _masked_mentions(text)
-    if "```" in masked or "~~~" in masked:
-        masked = _FENCED.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), masked)
-    return _vocative(masked) is None
+    return _vocative(fences_blanked(_masked_mentions(text))) is None
 
 
 _YAML_BLOCK = re.compile(r"[ \t]*\n([ \t]+)[\w\"'-]+[ \t]*:")
@@ -1333,7 +1354,7 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
     casual = (
         _CASUAL_CLAIM.search(text) if claim is None and not words.isdisjoint(_W_CLAIM) else None
     )
-    keyed = _role_key(text) if "_" in text else None
+    keyed = _role_key(text) if "_" in text and not words.isdisjoint(_W_KEY_ROLE) else None
     call = (
         _CALL_RESULT.search(text)
         if tool is None and ("()" in text or " returned" in lower or " responded" in lower)
@@ -1509,6 +1530,10 @@ _KEY_ORDER = frozenset(
 )
 
 
+_W_KEY_ROLE = _KEY_ROLE | {f"{w}s" for w in _KEY_ROLE}
+"""The words a role key's parts are read as (a key has one only if the text has the word)."""
+
+
 def _role_key(text: str) -> re.Match[str] | None:
     """A quoted key of a JSON/dict record whose words name the model and an order
     (``"ai_followup"``, ``"note_for_llm"``; not ``"agent_id"`` or ``"embedding_model"``)."""
@@ -1607,11 +1632,7 @@ _IMAGE_ALT = re.compile(r"!\[(?P<t1>[^\]\n]{40,500})\]\(")
 _CODE_SPAN = re.compile(r"`[^`\n]{1,400}`")
 
 
-_MARKUP_FENCE = re.compile(
-    r"^ {0,3}(`{3,}|~{3,})[ \t]*(?:markdown|md|mdx|html?|xml|text|txt)\b[^\n]*\n.*?"
-    r"(?:^ {0,3}\1[ \t]*$|\Z)",
-    re.M | re.S | re.I,
-)
+_MARKUP_FENCE = _fence_pattern(r"(?:markdown|md|mdx|html?|xml|text|txt)\b")
 
 
 def code_spans_blanked(text: str) -> str:
@@ -1619,7 +1640,7 @@ def code_spans_blanked(text: str) -> str:
     span is shown as code, its title is not hidden. (Fenced blocks are kept: an OpenAPI
     ``description: |`` in a YAML fence is Markdown that another tool renders.)"""
     if "```" in text or "~~~" in text:  # an example of markup in a fence is shown as code
-        text = _MARKUP_FENCE.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), text)
+        text = _MARKUP_FENCE.sub(_blanked, text)
     return _CODE_SPAN.sub(lambda m: " " * len(m.group()), text) if "`" in text else text
 
 
