@@ -160,13 +160,7 @@ def test_a_sigkilled_build_leaves_debris_that_gc_removes_and_its_run_reads_faile
     home = Home(tmp_path / ".docorbit", tmp_path)
     src = SourceConfig(name="big", kind="local", location="docs", library="orbitkit")
     save_registry(Registry(home.config_path, [src]))
-    with subprocess.Popen(
-        [sys.executable, "-c", _CHILD, str(tmp_path)],
-        cwd=REPO,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    ) as proc:
+    with _child(_CHILD, tmp_path) as proc:
         deadline = time.monotonic() + 600
         while time.monotonic() < deadline and proc.poll() is None:
             if home.index_dir.is_dir() and any(home.index_dir.glob(".*.tmp.duckdb*")):
@@ -220,13 +214,7 @@ def test_gc_refuses_while_a_ui_launched_run_is_writing_and_fails_it_once_its_pro
         save_registry(Registry(home.config_path, [cfg]))
         with open_instance(home):
             pass  # the instance exists before the child opens it
-        with subprocess.Popen(
-            [sys.executable, "-c", _UI_LIKE_CHILD, str(tmp_path)],
-            cwd=REPO,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            start_new_session=True,
-        ) as proc:
+        with _child(_UI_LIKE_CHILD, tmp_path) as proc:
             try:
                 run = _wait_started(home, proc, 300)
                 assert run.tags["docorbit/pid"] == str(proc.pid)  # tagged by DocOrbitResource
@@ -245,6 +233,18 @@ def test_gc_refuses_while_a_ui_launched_run_is_writing_and_fails_it_once_its_pro
     with open_instance(home) as instance:
         after = instance.get_run_by_id(run.run_id)
     assert after is not None and after.status == dg.DagsterRunStatus.FAILURE
+
+
+def _child(code: str, tmp_path: Path) -> subprocess.Popen:
+    """A Python child running ``code`` on the project in ``tmp_path``, in its own session (so
+    the test can kill its process group), its output discarded."""
+    return subprocess.Popen(
+        [sys.executable, "-c", code, str(tmp_path)],
+        cwd=REPO,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
 
 
 def _wait_started(home: Home, proc: subprocess.Popen, seconds: float) -> dg.DagsterRun:
