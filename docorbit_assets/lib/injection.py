@@ -387,7 +387,8 @@ def annotate(text: str, *, html: str | None = None) -> list[dict[str, Any]]:
     unfenced = injection_structure.fences_blanked(text)
     views = list(_text_views(text, unfenced))
     omap = _offset_map(text)
-    markup = html if html is not None else (unfenced if _TAGGY.search(unfenced) else None)
+    shown = injection_structure.code_spans_blanked(unfenced)  # code spans are shown as code
+    markup = html if html is not None else (shown if _TAGGY.search(shown) else None)
     if markup:
         if len(markup) > MAX_SCAN_CHARS:
             found.append(_not_scanned("html", len(markup)))
@@ -648,8 +649,10 @@ def _text_views(text: str, unfenced: str) -> list[_View]:
             _carrier(text[m.start(2) : m.end(2)], Span(m.start(), m.end()), "markdown link title")
         )
     # a comment inside a code fence is shown as code; with tags present the HTML parse finds them
-    if not _TAGGY.search(unfenced):
-        for m in _COMMENT.finditer(unfenced):
+    # ... and so is one inside an inline code span (a quoted payload in a security article)
+    shown = injection_structure.code_spans_blanked(unfenced)
+    if not _TAGGY.search(shown):
+        for m in _COMMENT.finditer(shown):
             views.append(_carrier(m.group(1), Span(m.start(), m.end()), "html comment"))
     visible = views[0].text
     if _GATE_B_ROT13.search(visible.lower()):  # only a reading that could say more is built
@@ -909,6 +912,9 @@ def _assess_paragraph(text: str) -> tuple[int, re.Match[str] | None, str]:
     about attacks that only quotes one (``injection_structure.quotes_an_attack``) stays below
     high, as in the structural rules."""
     rank, match, why = _phrase_verdict(text)
+    if rank == 3 and match is not None and injection_structure.in_code_span(text, match.start()):
+        # an address written inside a code span is a string shown to the reader
+        rank, match, why = _phrase_verdict(injection_structure.code_spans_only_blanked(text))
     if rank == 3 and injection_structure.quotes_an_attack(text):
         return 2, match, f"{why} (in prose that discusses attacks)"
     return rank, match, why
