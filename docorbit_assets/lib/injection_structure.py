@@ -61,6 +61,7 @@ substring tests; every expression is linear.
 
 from __future__ import annotations
 
+import bisect
 import re
 import unicodedata
 from collections.abc import Iterator
@@ -939,7 +940,9 @@ def _leak(text: str) -> re.Match[str] | None:
 
 
 _SENTENCE_END = re.compile(r"[.;!?](?=\s|$)|\n\s*\n")
-_NOUN_BEFORE = re.compile(r"\b(?:the|an?|its|their|his|her|tool|command|program|function|console|build|job)\s+$", _I)
+_NOUN_BEFORE = re.compile(
+    r"\b(?:the|an?|its|their|his|her|tool|command|program|function|console|build|job)\s+$", _I
+)
 
 
 def _clause(text: str, at: int) -> tuple[int, int]:
@@ -1769,18 +1772,30 @@ _OVERRIDE_EN = re.compile(_OVERRIDE.pattern.split("|\\b(?:oubli")[0], _I)
 """``_OVERRIDE``'s English phrase only (its bare foreign verbs include "ignore")."""
 
 
-def _risk_after(text: str, start: int, end: int) -> bool:
-    """Something the reader is steered into between ``start`` and ``end``: a steer of its
-    output or of the user (``_STEER``), a risky action or object."""
-    part = text[start:end]
-    return bool(
-        _STEER.search(part)
-        or _ACTION_RISK.search(part)
-        or _OVERRIDE_EN.search(part)
-        or _SENSITIVE.search(part)
-        or _OBJECT.search(part)
-        or _ESCALATE.search(part)
-    )
+_RISKS = (_STEER, _ACTION_RISK, _OVERRIDE_EN, _SENSITIVE, _OBJECT, _ESCALATE)
+MAX_RISK_SPANS = 10_000
+
+
+class _RiskSpans:
+    """Where ``text`` steers its reader or names something risky (``_RISKS``: a steer of the
+    output or of the user, a risky action or object), found once per text on first use and
+    looked up per window (a text of 20,000 reader phrases is one pass, not 20,000)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._spans: list[tuple[int, int]] | None = None  # (start, end), sorted
+
+    def within(self, start: int, end: int) -> bool:
+        if self._spans is None:
+            spans: list[tuple[int, int]] = []
+            for pattern in _RISKS:
+                for m in pattern.finditer(self.text):
+                    spans.append((m.start(), m.end()))
+                    if len(spans) >= MAX_RISK_SPANS:
+                        break
+            self._spans = sorted(spans)
+        i = bisect.bisect_left(self._spans, (start, -1))
+        return i < len(self._spans) and self._spans[i][0] < end  # one begins in the window
 
 
 def _sentence_span(text: str, at: int, reach: int = 320) -> tuple[int, int]:
@@ -1797,9 +1812,12 @@ def _sentence_span(text: str, at: int, reach: int = 320) -> tuple[int, int]:
 def _reader_address(text: str) -> re.Match[str] | None:
     """A non-human reader of this text, or the output made from it, given a directive that
     steers what it does or says (see the section comment)."""
+    risks = _RiskSpans(text)
     for pattern in (_CONSUMER, _OUTPUT_OF_THIS):
         for m in pattern.finditer(text):
-            if pattern is _CONSUMER and _NOT_SUBJECT.search(text, max(0, m.start() - 24), m.start()):
+            if pattern is _CONSUMER and _NOT_SUBJECT.search(
+                text, max(0, m.start() - 24), m.start()
+            ):
                 continue  # "teams using tools that read this page must …": the teams must
             begin, end = _sentence_span(text, m.start())
             modal = _STEER_MODAL.search(text, m.end(), end)
@@ -1808,7 +1826,7 @@ def _reader_address(text: str) -> re.Match[str] | None:
                 if before is None:  # answer produced from this section will state …"
                     continue
                 modal = before
-            if _risk_after(text, min(modal.start(), m.end()), end):
+            if risks.within(min(modal.start(), m.start()), end):
                 return m
     return None
 
@@ -1839,7 +1857,8 @@ _USER_ML_RE = re.compile(
 )
 _WIZARD = re.compile(
     # a setup wizard, not an AI: "Assistente de configuração", "asistente de instalación"
-    r"\s+(?:de|da|do|d'|di)\s*(?:configura|instala|install|config|importa|migra|conex)", _I
+    r"\s+(?:de|da|do|d'|di)\s*(?:configura|instala|install|config|importa|migra|conex)",
+    _I,
 )
 _AI_TOKEN = re.compile(r"(?<![A-Za-z0-9])(?:AI|IA|KI|MI|ИИ|ШІ|ЖИ|TN)(?![A-Za-z0-9])")
 
