@@ -58,3 +58,12 @@ def test_reader_addresses_are_high(text: str) -> None:
 @pytest.mark.parametrize("text", NOT_HIGH)
 def test_lookalikes_are_not_high(text: str) -> None:
     assert max_severity(annotate(text)) != "high", (text, annotate(text))
+
+
+def test_a_foreign_reader_verdict_points_at_the_role_in_the_text() -> None:
+    from docorbit_assets.lib.injection_structure import assess
+
+    text = HIGH[5]
+    verdict = assess(text)
+    assert verdict is not None and verdict.rank == 3
+    assert text[verdict.start : verdict.end].startswith(("dirbtinio", "intelekto", "asistent"))
