@@ -959,7 +959,9 @@ def _phrase_verdict(text: str) -> tuple[int, re.Match[str] | None, str]:
 
     if g:
         return 3, g, "image URL asks to be filled with conversation data"
-    if a and (b or c or d or action_after(a)):
+    if a and (b or c or d or (action_after(a) and not transcript)):
+        # in a transcript ("User: … Assistant: Yes — …") a speaker's turn is no address: an
+        # order there needs an override, a dangerous act or concealment
         return 3, a, "addressed to an AI with an instruction"
     if e and (b or c_strong or d or action_after(e)):
         return 3, e, "role/delimiter token with an instruction"

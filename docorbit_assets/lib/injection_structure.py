@@ -89,9 +89,9 @@ _ROLE_STRONG = (
     r"assistants?)|(?:model|AI|LLM)[-\s](?:based|powered|driven)\s+(?:tools?|assistants?|agents?|"
     r"systems?|reviewers?|clients?)|[A-Za-z]+-bots?|AI\s+(?:helpers?|pals?|friends?|buddies|buddy)|(?:large\s+)?language\s+models?|(?:code|coding|responding|"
     r"reviewing|answering|AI|generative|summari[sz]ing|reasoning)\s+(?:models?|agents?|"
-    r"assistants?)|(?:automated|autonomous)\s+(?:[\w-]+\s+)?(?:reviewers?|assistants?|agents?|"
+    r"assistants?|systems?)|(?:automated|autonomous)\s+(?:[\w-]+\s+)?(?:reviewers?|assistants?|agents?|"
     r"helpers?|coders?|writers?|contributors?|committers?|systems?|tools?|bots?|programs?|clients?|"
-    r"pipelines?|integrations?|workers?)|(?:automated|autonomous|AI|LLM|LLM-based)\s+(?:helpers?|tools?|agents?|"
+    r"pipelines?|integrations?|workers?|editors?|publishers?|maintainers?)|(?:automated|autonomous|AI|LLM|LLM-based)\s+(?:helpers?|tools?|agents?|"
     r"readers?|systems?|clients?|coders?|crawlers?)|AI\s+\w+)"
 )
 _ROLE_EN = rf"(?:{_ROLE_STRONG}|models?|bots?)"
@@ -114,7 +114,7 @@ _ROLE_ML = (
     r"সহকারী|কৃত্রিম\s+বুদ্ধিমত্তা|உதவியாளர்|செயற்கை\s+நுண்ணறிவு|"
     r"نموذج|للنموذج|مساعد|الذكاء\s+الاصطناعي|ذكاء\s+اصطناعي|وكيل|עוזר|בינה\s+מלאכותית|"
     r"מודל|एआई|एआय|सहायक|सहाय्यक|मॉडल|आर्टिफिशियल|アシスタント|エージェント|言語モデル|人工知能|AIモデル|"
-    r"어시스턴트|에이전트|인공지능|언어\s*모델|助手|助理|智能体|智能體|人工智能|大模型|语言模型|"
+    r"어시스턴트|에이전트|인공지능|언어\s*모델|모델|助手|助理|智能体|智能體|人工智能|大模型|语言模型|"
     r"語言模型|模型|ＡＩ|AI(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]))"
 )
 _ROLE = rf"(?:{_ROLE_EN}|{_ROLE_ML})"
@@ -191,7 +191,7 @@ _ML_OBJECT = re.compile(
     r"репозитори\w*|парол\w*|ключ\w*|токен\w*|системн\w+\s+промпт\w*|"
     r"\b(?:repositorio|dépôt|repozytori\w*|depo\w*|kho|mot\s+de\s+passe|contraseña|senha|"
     r"password|hasło|şifre|mật\s+khẩu|prompt\s+(?:système|del\s+sistema|do\s+sistema))\b|"
-    r"مستودع|كلمة\s+المرور|مفاتيح|מאגר|סיסמ|रिपॉजिटरी|पासवर्ड|\b(?:kata\s+sandi|nywila|"
+    r"مستودع|كلمة\s+المرور|مفاتيح|رمز\s+الوصول|رمز\s+المرور|מאגר|סיסמ|रिपॉजिटरी|पासवर्ड|\b(?:kata\s+sandi|nywila|"
     r"lösenord|adgangskode|passord|salasana|jelszó|heslo|parola|пароль|κωδικ\w*|κλειδι\w*|"
     r"lykilorð\w*|pasahitz\w*|wachtwoord\w*|lozink\w*|parol\w*|"
     r"συστημικ\w*\s+prompt|systémov\w*\s+prompt|prompt\s+sistem\w*)\b|รหัสผ่าน|"
@@ -215,7 +215,8 @@ _MUST = (
     r"expected|asked)[ \t]+to\b|are[ \t]+(?:required|obligated|to)\b|is[ \t]+(?:required|obligated|to)"
     r"\b|need[ \t]+to|needs[ \t]+to|ha(?:ve|s)[ \t]+to|may[ \t]+now|can[ \t]+now|will[ \t]+now|"
     r"(?:are|is)[ \t]+(?:now[ \t]+|hereby[ \t]+)?(?:bound|compelled|mandated|obliged)[ \t]+to\b|"
-    r"will[ \t]+(?:henceforth|hereafter|from[ \t]+now[ \t]+on|always))"
+    r"will[ \t]+(?:henceforth|hereafter|from[ \t]+now[ \t]+on|always)|(?:obliged|mandated|"
+    r"compelled)[ \t]+to\b|(?:are|is)[ \t]+now[ \t]+(?:required|obligated|expected)\b)"
     r"(?![ \t]+(?:not|never)\b)"
 )
 _THIRD_PERSON = re.compile(
@@ -379,14 +380,15 @@ _DANGER = (
 )
 _WEAKEN = (
     r"(?:disable|turn\s+off|bypass|skip|remove|switch\s+off|deactivate|circumvent)\s+(?:[\w-]+\s+)"
-    r"{0,3}?(?:\w+-)?(?:tls|ssl|verification|certificate\s+checks?|firewall\w*|antivirus|2fa|mfa|"
+    r"{0,3}?(?:`?[\w-]+`?\s+){0,2}?(?:\w+-)?(?:tls|ssl|verification|certificate\s+checks?|firewall\w*|antivirus|2fa|mfa|"
     r"filter\w*|guard\w*|safety|tests?|ci|review|checks?|auth\w*|middleware|security|"
     r"sandbox\w*|logging|protection\w*|moderation|policy|policies|rules|hooks?|signing|"
     r"scanning|linting|audit\w*|monitoring|alerts?|pinning|reviews|lint|type-?check\w*|"
     r"two-factor\w*)|"
     # session 7: tests commented out or made optional, self-signed certificates accepted, a
     # security switch turned off by name (``AUTH_DISABLED = True``)
-    r"comment(?:ing)?\s+out\s+(?:\w+\s+){0,2}?tests?|(?:mark|make|set)\s+(?:the\s+)?(?:[\w-]+\s+)"
+    r"comment(?:ing)?\s+out\s+(?:\w+\s+){0,2}?tests?|keep\s+(?:[\w-]+\s+){0,2}?(?:disabled|off)\b|"
+    r"\b(?:auth\w*|tls|ssl|verification|2fa|mfa|signing)\s+(?:disabled|off)\b|--no-provenance\b|(?:mark|make|set)\s+(?:the\s+)?(?:[\w-]+\s+)"
     r"{0,3}?(?:tests?|ci|checks?|jobs?|steps?|scans?)\s+(?:as\s+)?(?:optional|non-blocking|"
     r"allowed\s+to\s+fail)|accept\s+self-signed\s+certificates|\b\w*(?:AUTH|SSL|TLS|VERIFY|CSRF|"
     r"SECURITY|SANDBOX)\w*_(?:DISABLED?|OFF|SKIP)\w*\s*[=:]\s*(?:True|1|yes|on)\b"
@@ -697,7 +699,9 @@ _DISCUSSION = re.compile(
     r"\b(?:prompt[-\s]injections?|injection\s+attacks?|attacks?|attackers?|adversar\w+|"
     r"(?:fake|spoofed|forged|planted|counterfeit|bogus)\s+(?:[`\"']?[\w-]+[`\"']?\s+){0,2}?"
     r"(?:tool|function|error|system|warning|message|notice|banner|output|result)\w*|"
-    r"counterfeit|lures?|bogus|decoys?|beware\s+of|injections?|injected\s+(?:text|content|"
+    r"counterfeit|lures?|bogus|decoys?|beware\s+of|injections?|claiming|claims?\s+(?:that|to)|"
+    r"does\s+not\s+count|untrusted|treat(?:s|ed)?\s+(?:it|them|this|everything\s+\w+)\s+as\s+"
+    r"(?:plain\s+)?(?:data|untrusted)|injected\s+(?:text|content|"
     r"instructions?|prompts?)|imitat\w+|mimic\w*|merely\s+looks?\s+like|"
     r"social[-\s]engineering|red[-\s]team\w*|OWASP|jailbreak\w*|mitigations?|defen[cs]es?|"
     r"malicious|threat\s+model|security\s+researchers?|scanners?|phishing|such\s+as|"
@@ -789,7 +793,7 @@ def assess_pair(lead: str, follow: str) -> Verdict | None:
     if role is None:  # the lead must address an AI ("A word for the language model."), not
         return verdict  # merely name one ("Resolving annotations when rebuilding a model")
     directive = _IMPERATIVE.search(follow) or _MODAL.search(follow) or _ML_DIRECTIVE.search(follow)
-    if directive and _SPLIT_PAYLOAD.search(follow):
+    if directive and _SPLIT_PAYLOAD.search(_unprohibited(follow)):
         return Verdict(
             3, "addressed to an AI with an instruction (split)", role.start(), role.end()
         )
@@ -1431,6 +1435,12 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
     line_at = seen.rfind("\n", 0, voc.start()) + 1 if voc else 0
     line_end = seen.find("\n", line_at)
     heading = seen[line_at : line_end if line_end != -1 else len(seen)]
+    if voc and not hidden and _SPEAKERS.search(seen) and _PLAIN_SPEAKER.match(voc.group()):
+        # "> **User:** … > **Assistant:** Yes — …": a transcript's speaker, not an address;
+        # an order only with something risky outside its prohibitions
+        plain = _unprohibited(seen)  # an act, not an object: "Example conversation" is no leak
+        if not (_ACTION_RISK.search(plain) or _OVERRIDE_EN.search(plain)):
+            return 2, "a transcript's assistant turn", voc
     if voc and not hidden and _HEADING_LINE.match(heading) and not _ACT.search(heading):
         # a heading that addresses an AI ("## If you are an AI assistant") over ordinary
         # contribution rules: an order only with something risky outside its prohibitions
@@ -1456,6 +1466,8 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
     third = _THIRD_PERSON.search(text) if role else None
     if third and _NOT_SUBJECT.search(text, max(0, third.start() - 24), third.start()):
         third = None  # "teams using AI coding agents must disable …": the teams must
+    if third and _ASK_FIRST.match(text, third.end()):
+        third = None  # "Agents must ask before any destructive command (`rm -rf`, …)": a safeguard
     if third and lazy.risky_in(*_clause(text, third.start())):
         return 3, "directive to AI agents with a sensitive action", third
     if loose and _STRONG_RISK.search(text, *_clause(text, loose.start())):
@@ -1562,6 +1574,16 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
 _AUTOMATED = re.compile(
     r"\b(?:automation|automated\s+\w+|bots?)\s+(?:should|must|needs?\s+to|can|may)\b", _I
 )
+_ASK_FIRST = re.compile(
+    # a safeguard: "must ask before …", "should confirm with the user first", "must get approval"
+    r"[ \t]+(?:always[ \t]+|first[ \t]+)?(?:(?:ask|check|confirm)(?:[ \t]+(?:with[ \t]+)?the[ \t]+"
+    r"(?:user|human|operator|maintainers?))?[ \t]+(?:before|first|for[ \t]+(?:confirmation|approval|"
+    r"permission|consent))|get[ \t]+(?:approval|confirmation|consent)|wait[ \t]+for[ \t]+(?:approval|"
+    r"confirmation)|request[ \t]+(?:approval|confirmation))\b",
+    _I,
+)
+_PLAIN_SPEAKER = re.compile(r"[\W_]*(?:assistant|ai|bot|agent|model)[*_ \t]*:", _I)
+_SPEAKERS = re.compile(r"^[ \t>*_]*(?:user|human|customer|client)[*_ \t]*:", _I | re.M)
 _HEADING_LINE = re.compile(r"[ \t]{0,3}#{1,6}[ \t]")
 _CLAUSE_RUN = re.compile(r"(?:[^.;!?\n]|\n(?=[ \t]*[a-z]))++")
 """A clause: up to a stop or a line break, unless the next line goes on in lower case (a
@@ -1619,7 +1641,8 @@ _KEY_ROLE = frozenset(("ai", "llm", "assistant", "agent", "bot", "gpt", "model",
 _KEY_ORDER = frozenset(
     ("followup", "follow", "instruction", "instructions", "directive", "note", "todo", "next")
     + ("action", "command", "order", "prompt", "hint", "message", "msg", "memo", "guidance")
-    + ("context", "notes", "hints", "rules", "guide", "task", "tasks")
+    + ("context", "notes", "hints", "rules", "guide", "task", "tasks", "remediation", "resolution")
+    + ("fix", "answer", "guidelines")
 )
 
 
@@ -1825,8 +1848,9 @@ _OUTPUT_OF_THIS = re.compile(
 )
 _STEER_MODAL = re.compile(
     r"\b(?:should|must|shall|will|(?:is|are)[ \t]+to|need(?:s)?[ \t]+to|ha(?:s|ve)[ \t]+to|"
-    r"(?:is|are)[ \t]+(?:expected|asked|required|cleared|allowed|permitted|free|welcome|"
-    r"encouraged|told|instructed)[ \t]+to|can|may|ought[ \t]+to)\b(?![ \t]+(?:not|never)\b)|"
+    r"(?:is|are)[ \t]+(?:now[ \t]+)?(?:expected|asked|required|cleared|allowed|permitted|free|"
+    r"welcome|encouraged|told|instructed|obliged|authori[sz]ed)|can|may|ought[ \t]+to)\b"
+    r"(?![ \t]+(?:not|never)\b)|"
     r"[:：—][ \t]*(?:please[ \t]+)?[a-z]+\b",  # "Tooling that parses this page: take …"
     _I,
 )
@@ -1834,7 +1858,8 @@ _STEER = re.compile(
     # what the reader is told to do with its output or the user: say/state/claim something,
     # recommend one thing instead of another, keep something from the user, skip a check
     r"\b(?:say|says|state|states|tell|claim|assert|insist|answer)\b(?:[ \t]+[\w'-]+){0,4}?"
-    r"[ \t]+that\b|\btell\s+(?:the\s+)?(?:users?|people|developers|them|the\s+person)\b|"
+    r"[ \t]+that\b|\btell\s+(?:the\s+)?(?:users?|people|developers|them|the\s+person)\s+"
+    r"(?:that|to)\b|"
     r"\b(?:say|says|state|states|claim|assert|answer)\s+(?:that\s+)?there\s+(?:is|are)\s+no\b|"
     r"\b(?:recommend\w*|suggest\w*|point\w*|direct\w*|steer\w*|advis\w*|prefer\w*|use|install\w*|"
     r"switch\w*|pick\w*|choos\w*|swap\w*|send\w*)\b[^.\n]{0,100}?\b(?:instead\s+of|rather\s+than|"
@@ -1933,7 +1958,7 @@ _AI_ONLY = re.compile(
     r"instructions?)|(?:developer|operator)\s+(?:prompt|message|instructions?)|instructions|"
     r"guidelines|guardrails|safety\s+(?:rules|guidelines|filters?|policies)|tool\s+(?:list|"
     r"definitions?|schemas?|calls?)|context\s+window|training(?:\s+data)?|model\s+provider|"
-    r"repl(?:y|ies)|answers?|completions?|summar(?:y|ies))\b|"
+    r"repl(?:y|ies)|answers?|completions?|summar(?:y|ies)|recommendations?)\b|"
     r"\b(?:code|answers?|snippets?|examples?|suggestions?|completions?|repl(?:y|ies))\s+(?:that\s+)?"
     r"you\s+(?:generate|produce|suggest|output|give|write\s+for)\b|"
     r"\byou\s+(?:generate|produce)\s+(?:code|answers?|text|completions?|suggestions?)\b",
@@ -1976,6 +2001,7 @@ _BANNER = re.compile(
     r"(?-i:\bDIRECTIVE\b|\bSYSTEM\s+(?:MESSAGE|PROMPT|NOTICE|OVERRIDE|INSTRUCTIONS?)\b|"
     r"\bSYSTEM(?=\s*[(:\]])|"
     r"\bADMIN\s+(?:MESSAGE|OVERRIDE|NOTICE)\b)|\[\s*(?:system|sys)\s*\]|<<\s*SYS\s*>>|"
+    r"\[\s*(?:retrieval|retriever|search|tool|plugin|mcp|rag|index)[\w -]{0,30}:[^\]\n]{0,40}\]|"
     r"<\|im_start\|>\s*system",
     _I,
 )
@@ -2036,8 +2062,9 @@ _SUBSTITUTE = re.compile(
     r"\bnot\s+(?:permitted|allowed)\s+to\s+(?:warn|mention|tell|inform|flag|disclose)|"
     r"\b(?:not|never)\s+(?:to\s+)?(?:mention|warn|tell\s+the\s+user|point\s+out|disclose)\w*|"
     r"\bdescribe\s+(?:it|this|them|these|that)\s+as\s+(?:secure|safe|fine|harmless|recommended)|"
-    r"\b(?:tell|say\s+to|inform|assure)\s+(?:the\s+)?users?\s+that\b[^.\n]{0,80}?\b(?:never|no\s+need|"
-    r"safe|secure|fine|harmless|unnecessary|is\s+deprecated|unmaintained|abandoned)\b",
+    r"\b(?:tell|say\s+to|inform|assure)\s+(?:the\s+)?users?\s+(?:that\s+)?[^.\n]{0,80}?\b(?:never|"
+    r"no\s+need|safe|secure|fine|harmless|unnecessary|is\s+deprecated|unmaintained|abandoned|"
+    r"false\s+(?:report|alarm|positive)|not\s+(?:needed|required|necessary))\b",
     _I,
 )
 _DEMAND_ROLE = re.compile(
@@ -2045,7 +2072,8 @@ _DEMAND_ROLE = re.compile(
     # automated agent to run …", "The Security Team instructs all LLM-based reviewers to …"
     rf"\b(?:requires?|required|instructs?|instructed|directs?|directed|orders?|ordered|tells?|told|"
     rf"asks?|asked|mandates?|mandated|expects?|expected|wants?|authori[sz]es?|authori[sz]ed)\s+"
-    rf"(?:all\s+|every\s+|any\s+|each\s+|the\s+|our\s+)?(?:[\w-]+\s+){{0,2}}?(?:{_ROLE_STRONG})\s+to\b",
+    rf"(?:all\s+|every\s+|any\s+|each\s+|the\s+|our\s+)?(?:[\w-]+\s+){{0,2}}?(?:{_ROLE_STRONG})"
+    rf"(?:\s+[\w-]+){{0,4}}?\s+to\b",
     _I,
 )
 _DECODE_ACT = re.compile(
@@ -2092,6 +2120,9 @@ def _ai_directed(text: str) -> re.Match[str] | None:
     or a system turn of a chat record carrying something risky; a claim of sign-off with "no
     need to ask"."""
     risks = _RiskSpans(text)
+    full = text  # the foreign-sentence rule reads code spans (a secret path is one)
+    text = code_spans_only_blanked(text)  # an address inside a code span is shown code; the
+    # risks above were found on the text with its code (a command in a code span is an object)
     for m in _AI_ONLY.finditer(text):
         begin, end = _sentence_span(text, m.start())
         if risks.within(begin, end):
@@ -2114,15 +2145,17 @@ def _ai_directed(text: str) -> re.Match[str] | None:
             return m
     for m in _DECODE_ACT.finditer(text):
         return m
-    switched = _code_switch(text)
+    switched = _code_switch(full)
     if switched is not None:
         return switched
     for m in _BANNER.finditer(text):
-        if _hard_risk(text, m.start(), min(len(text), m.end() + 400)):
+        end = min(len(text), m.end() + 400)
+        if _hard_risk(text, m.start(), end) or _SUBSTITUTE.search(text, m.end(), end):
             return m
     if '"' in text or "'" in text:
         for m in _SYSTEM_TURN.finditer(text):
-            if _hard_risk(text, m.end(), min(len(text), m.end() + 400)):
+            close = text.find("}", m.end(), m.end() + 400)  # the message's own record
+            if _hard_risk(text, m.end(), close if close != -1 else min(len(text), m.end() + 400)):
                 return m
     for m in _NO_ASK.finditer(text):
         begin = max(0, m.start() - 300)
@@ -2148,7 +2181,7 @@ _PAGE_ML = (
 )
 _PAGE_ML_RE = re.compile(
     rf"\b(?:{_PAGE_ML})\b|このページ|本页|此页|该页|本頁|此頁|이\s*페이지|هذه\s+الصفحة|הדף|पेज|पृष्ठ|"
-    r"หน้านี้|このドキュメント|本文档|此文档|本文件|回答|答案|回复|回覆|応答|答え|요약|답변|응답|要約|摘要|总结|總結|"
+    r"หน้านี้|이\s*문서|이\s*페이지를|このドキュメント|本文档|此文档|本文件|回答|答案|回复|回覆|応答|答え|요약|답변|응답|要約|摘要|总结|總結|"
     r"जवाब|उत्तर|الإجابة|الجواب|پاسخ",
     _I,
 )
@@ -2159,7 +2192,8 @@ _USER_ML_RE = re.compile(
     r"foydalanuvchi\w*|itilizatè|usuario\w*|usuário\w*|utilisateur\w*|utente|Benutzer\w*|"
     r"Nutzer\w*|пользовател\w*|користувач\w*|użytkownik\w*|uživatel\w*|používateľ\w*|"
     r"korisni\w*|kullanıcı\w*|pengguna|người\s+dùng|χρήστ\w*|käyttäjä\w*|felhasználó\w*|"
-    r"utilizator\w*|bruger\w*|användare\w*|bruker\w*|naudotoj\w*|kasutaja\w*|mtumiaji)\b|"
+    r"utilizator\w*|bruger\w*|användare\w*|bruker\w*|naudotoj\w*|kasutaja\w*|mtumiaji|Leser\w*|"
+    r"lecteur\w*|lector\w*|leitor\w*|lettore|lettori|читател\w*|okuyucu\w*)\b|"
     r"사용자|ユーザー|用户|用戶|使用者|المستخدم|המשתמש|उपयोगकर्ता|ผู้ใช้|کاربر",
     _I,
 )
@@ -2185,7 +2219,12 @@ def _foreign_reader(text: str) -> re.Match[str] | None:
         if (
             page is not None
             and _USER_ML_RE.search(text)
-            and (_ML_CONCEAL.search(text) or _DANGER_CMD.search(text))
+            and (
+                _ML_CONCEAL.search(text)
+                or _DANGER_CMD.search(text)
+                or _ML_DESTROY.search(text)
+                or _ML_OBJECT.search(text)
+            )
             and any(_foreign(m.group()) for m in _SENTENCE.finditer(text))
         ):
             return page
@@ -2233,6 +2272,11 @@ _SECRET_FILE = re.compile(
     r"~/\.\w|(?<![\w.])\.env\b|\bid_(?:rsa|ed25519|ecdsa)\b|\.aws/credentials|(?<!\w)\.npmrc|"
     r"(?<!\w)\.netrc|"
     r"\.git-credentials|kube/?config|/etc/(?:passwd|shadow|sudoers)",
+    _I,
+)
+_ML_DESTROY = re.compile(
+    r"削除|删除|刪除|삭제|\b(?:удали\w*|видали\w*|lösch\w*|supprim\w*|borr[ae]\w*|elimin[ae]\w*|"
+    r"apag[ue]\w*|cancell[ai]\w*|usuń|xóa|hapus)\b|हटा\w*|احذف|حذف",
     _I,
 )
 _ML_SEND = re.compile(
