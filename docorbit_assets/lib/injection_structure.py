@@ -51,6 +51,14 @@ Severity (3 = high, 2 = medium):
 - medium: weaker combinations (a third-person directive, tool-shaped text naming an AI, a
   claim or ``system:`` label with a directive).
 
+Session 7 added structures that need no word of the role lexicon (the section "readers of
+this text"): a non-human reader named by what it does to the text; the answer made from it,
+legislated; what only an AI has, said to "you"; a label naming an AI before a risky line;
+someone instructing every <role>; decode-and-act orders; banners and system turns; claimed
+sign-offs that waive asking; foreign sentences naming an AI with this page or the user, or
+handling a home-folder secret inside an English paragraph. Clauses that forbid ("do not use
+--trusted-host") are set aside before a fix or demand is read as risky.
+
 Prose that *discusses* attacks (``prompt injection``, ``attackers``, ``OWASP``, ``social
 engineering`` …) with no vocative to an AI is capped at medium, so security articles are not
 flagged high. Long paragraphs are judged list item by list item (a release-notes list is many
@@ -900,14 +908,16 @@ _LABEL_ROLE = re.compile(
 )
 _LINE_MARKER = re.compile(r"[ \t>#/;*-]*(?:\[\^[^\]\n]{1,20}\]:|\d{1,3}[.)]|[-*+])?[ \t]*")
 _LABEL_SEP = re.compile(r"[ \t*_]*[:：፦](?=[ \t*_]|$)", re.M)  # not "https:"
-_OBJECT = re.compile(
-    # what an order in an unknown language can be read by: where data goes (a URL, an
-    # address), a secret or system file, a switch flipped (``auth = false``, ``DEBUG=True``,
+_DEST = r"https?://|[\w.+-]@[\w-]+\.[a-z]{2,}\b"
+"""Where data goes: a URL, an e-mail address."""
+_LOCAL_OBJECT = (
+    # a secret or system file, a switch flipped (``auth = false``, ``DEBUG=True``,
     # ``sslmode=disable``, ``privileged: true``), the Docker socket
-    r"https?://|[\w.+-]@[\w-]+\.[a-z]{2,}\b|(?<![\w.])\.env\b|~/\.|/etc/|docker\.sock|"
-    r"\b[\w.-]+\s*[=:]\s*[\"'`]?(?:false|true|0|off|disabled?|none|no)\b",
-    re.IGNORECASE,
+    r"(?<![\w.])\.env\b|~/\.|/etc/|docker\.sock|"
+    r"\b[\w.-]+\s*[=:]\s*[\"'`]?(?:false|true|0|off|disabled?|none|no)\b"
 )
+_OBJECT = re.compile(rf"{_DEST}|{_LOCAL_OBJECT}", re.IGNORECASE)
+"""What an order in an unknown language can be read by: where data goes, or a local object."""
 
 
 def _reads_english(text: str) -> bool:
@@ -1885,9 +1895,7 @@ _OVERRIDE_EN = re.compile(_OVERRIDE.pattern.split("|\\b(?:oubli")[0], _I)
 """``_OVERRIDE``'s English phrase only (its bare foreign verbs include "ignore")."""
 
 
-_OBJECT_HERE = re.compile(
-    _OBJECT.pattern.replace(r"https?://|[\w.+-]@[\w-]+\.[a-z]{2,}\b|", "", 1), _I
-)
+_OBJECT_HERE = re.compile(_LOCAL_OBJECT, _I)
 """``_OBJECT`` without its addresses: a link is no risk by itself (sending to it is, ``_EXFIL``)."""
 _RISKS = (_STEER, _ACTION_RISK, _OVERRIDE_EN, _SENSITIVE, _OBJECT_HERE, _ESCALATE)
 MAX_RISK_SPANS = 10_000
@@ -2113,12 +2121,15 @@ def _code_switch(text: str) -> re.Match[str] | None:
 
 
 def _ai_directed(text: str) -> re.Match[str] | None:
-    """Session 7's structures that need no role word: what only an AI has said to "you" (its
-    system prompt, guidelines, replies, the code it generates) with something risky; an AI's
-    rules declared void next to a role or "you"; a label naming an AI (any label, up to 100
-    characters) before a line that asks something risky; a DIRECTIVE / SYSTEM MESSAGE banner
-    or a system turn of a chat record carrying something risky; a claim of sign-off with "no
-    need to ask"."""
+    """Session 7's structures (rounds 2-4): what only an AI has said to "you" (its system
+    prompt, guidelines, replies, the code it generates) with something risky; an AI's rules
+    declared void next to a role or "you"; a label naming an AI (``_label_address``); a
+    third-person directive that substitutes a package or keeps a warning from the user;
+    someone instructing every <role> to do something risky; an order to decode and act; a
+    foreign sentence in an English paragraph handling a secret (``_code_switch``); a
+    DIRECTIVE / SYSTEM banner, a tool's bracket tag or a system turn of a chat record with
+    something risky; a claimed sign-off with "no need to ask". Addresses are read with code
+    spans blanked (shown code), risks on the whole text (a command in a code span is one)."""
     risks = _RiskSpans(text)
     full = text  # the foreign-sentence rule reads code spans (a secret path is one)
     text = code_spans_only_blanked(text)  # an address inside a code span is shown code; the
@@ -2143,19 +2154,20 @@ def _ai_directed(text: str) -> re.Match[str] | None:
         begin, end = _sentence_span(text, m.start())
         if risks.within(m.end(), end):
             return m
-    for m in _DECODE_ACT.finditer(text):
-        return m
+    decode = _DECODE_ACT.search(text)
+    if decode is not None:
+        return decode
     switched = _code_switch(full)
     if switched is not None:
         return switched
     for m in _BANNER.finditer(text):
         end = min(len(text), m.end() + 400)
-        if _hard_risk(text, m.start(), end) or _SUBSTITUTE.search(text, m.end(), end):
+        if _hard_risk(full, m.start(), end) or _SUBSTITUTE.search(full, m.end(), end):
             return m
     if '"' in text or "'" in text:
         for m in _SYSTEM_TURN.finditer(text):
-            close = text.find("}", m.end(), m.end() + 400)  # the message's own record
-            if _hard_risk(text, m.end(), close if close != -1 else min(len(text), m.end() + 400)):
+            close = full.find("}", m.end(), m.end() + 400)  # the message's own record
+            if _hard_risk(full, m.end(), close if close != -1 else min(len(full), m.end() + 400)):
                 return m
     for m in _NO_ASK.finditer(text):
         begin = max(0, m.start() - 300)
@@ -2303,7 +2315,7 @@ _HOME_SECRET = re.compile(
     r"\bid_(?:rsa|ed25519|ecdsa)\b(?!\.pub)|\.aws/credentials|/etc/(?:passwd|shadow|sudoers)",
     _I,
 )
-_DESTINATION = re.compile(r"https?://|[\w.+-]@[\w-]+\.[a-z]{2,}\b", _I)
+_DESTINATION = re.compile(_DEST, _I)
 _SENTENCE = re.compile(r"(?:[^.!?。！？\n]|[.!?](?=\S)|\n(?![ \t]*\n))+(?:[.!?。！？]|\n|$)")
 """A sentence: up to a full stop that ends a word (not the dot of ``~/.npmrc`` or a URL) or a
 blank line; a single line break is a wrapped line, not an end."""
