@@ -385,9 +385,9 @@ def annotate(text: str, *, html: str | None = None) -> list[dict[str, Any]]:
         text = text[:MAX_SCAN_CHARS]
     found.extend(_character_findings(text))
     unfenced = injection_structure.fences_blanked(text)
-    views = list(_text_views(text, unfenced))
-    omap = _offset_map(text)
     shown = injection_structure.code_spans_blanked(unfenced)  # code spans are shown as code
+    views = list(_text_views(text, shown))
+    omap = _offset_map(text)
     markup = html if html is not None else (shown if _TAGGY.search(shown) else None)
     if markup:
         if len(markup) > MAX_SCAN_CHARS:
@@ -623,8 +623,9 @@ def _to_text(offset: int, omap: tuple[list[int], list[int]] | None) -> int:
     return offset + (omap[1][k] if k >= 0 else 0)
 
 
-def _text_views(text: str, unfenced: str) -> list[_View]:
-    """The readings of ``text`` (``unfenced``: the same with its fenced code blanked)."""
+def _text_views(text: str, shown: str) -> list[_View]:
+    """The readings of ``text`` (``shown``: the same with its fenced code and code spans
+    blanked, ``injection_structure.code_spans_blanked(fences_blanked(text))``)."""
     views = [_View(_visible(text), "text", "", False)]
     for m in _TAG_RUN.finditer(text):
         decoded = "".join(
@@ -648,9 +649,8 @@ def _text_views(text: str, unfenced: str) -> list[_View]:
         views.append(
             _carrier(text[m.start(2) : m.end(2)], Span(m.start(), m.end()), "markdown link title")
         )
-    # a comment inside a code fence is shown as code; with tags present the HTML parse finds them
-    # ... and so is one inside an inline code span (a quoted payload in a security article)
-    shown = injection_structure.code_spans_blanked(unfenced)
+    # a comment inside a code fence or an inline code span is shown as code (a quoted payload in
+    # a security article); with tags present the HTML parse finds them
     if not _TAGGY.search(shown):
         for m in _COMMENT.finditer(shown):
             views.append(_carrier(m.group(1), Span(m.start(), m.end()), "html comment"))

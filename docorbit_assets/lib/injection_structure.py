@@ -753,7 +753,10 @@ def assess(text: str, *, hidden: bool = False) -> Verdict | None:
                     found = (3, again[1] + " (read without adverbs)", whole)
         if (found is None or found[0] < 3) and len(block) >= 30:
             seen = block if hidden or not _DISCUSSION.search(block) else _masked_mentions(block)
-            reader = _reader_address(seen) or _foreign_reader(seen) or _ai_directed(seen)
+            risks = _RiskSpans(seen)  # found at most once for both rule families
+            reader = (
+                _reader_address(seen, risks) or _foreign_reader(seen) or _ai_directed(seen, risks)
+            )
             if reader is not None:
                 found = (3, "steers what a reader of this text does or says", reader)
         if found is None:
@@ -1378,6 +1381,13 @@ class _Lazy:
     def __init__(self, text: str) -> None:
         self.text = text
         self._risky: bool | None = None
+        self._plain: str | None = None
+
+    def plain(self) -> str:
+        """The text with its prohibited clauses set aside (``_unprohibited``)."""
+        if self._plain is None:
+            self._plain = _unprohibited(self.text)
+        return self._plain
 
     def risky(self) -> bool:
         """Something sensitive, concealed from the user, or an override of instructions."""
@@ -1546,8 +1556,8 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
         third
         or loose
         or _YOU_MUST.search(text)
-        or (you and (strong or _Lazy(_unprohibited(text)).risky()))
-        or ((ai or you or imperative) and _ACTION_RISK.search(_unprohibited(text)))
+        or (you and (strong or _Lazy(lazy.plain()).risky()))
+        or ((ai or you or imperative) and _ACTION_RISK.search(lazy.plain()))
         or (ai and _MODAL.search(text))
         or (you and authority and _framed(text, authority))
     )
@@ -1556,10 +1566,8 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
     if scheme and (_ACROSTIC_DO.search(text) or ai or loose):
         return 3, "hidden acrostic / first-word scheme", scheme
     asserted = bool(error) and not _CONDITIONAL.search(text, max(0, _at(error) - 40), _at(error))
-    if (
-        error
-    ):  # what an error "fix" asks for, outside its prohibitions ("do not use --trusted-host")
-        text = _unprohibited(text)
+    if error:  # what an error "fix" asks for, outside its prohibitions ("don't use --trusted-host")
+        text = lazy.plain()
     if error and asserted and _REMOTE_EXEC.search(text):
         return 3, "error message that tells the reader to run a remote script", error
     fix = directive or _ERROR_FIX.search(text)
@@ -1777,7 +1785,7 @@ def code_spans_blanked(text: str) -> str:
     ``description: |`` in a YAML fence is Markdown that another tool renders.)"""
     if "```" in text or "~~~" in text:  # an example of markup in a fence is shown as code
         text = _MARKUP_FENCE.sub(_blanked, text)
-    return _CODE_SPAN.sub(lambda m: " " * len(m.group()), text) if "`" in text else text
+    return code_spans_only_blanked(text)
 
 
 def carriers(text: str) -> Iterator[tuple[str, int, int, str]]:
@@ -1864,6 +1872,10 @@ _STEER_MODAL = re.compile(
     r"[:：—][ \t]*(?:please[ \t]+)?[a-z]+\b",  # "Tooling that parses this page: take …"
     _I,
 )
+_REPLACE_WITH = (
+    r"\breplace\s+(?:the\s+)?(?:dependency|package|library|import|module)\s+(?:\w+\s+)?with\b"
+)
+"""A dependency swapped for another (in ``_STEER`` and ``_SUBSTITUTE``)."""
 _STEER = re.compile(
     # what the reader is told to do with its output or the user: say/state/claim something,
     # recommend one thing instead of another, keep something from the user, skip a check
@@ -1874,7 +1886,7 @@ _STEER = re.compile(
     r"\b(?:recommend\w*|suggest\w*|point\w*|direct\w*|steer\w*|advis\w*|prefer\w*|use|install\w*|"
     r"switch\w*|pick\w*|choos\w*|swap\w*|send\w*)\b[^.\n]{0,100}?\b(?:instead\s+of|rather\s+than|"
     r"in\s+place\s+of|in\s+favou?r\s+of|not\s+the\s+official|over\s+the\s+official|instead)\b|"
-    r"\breplace\s+(?:the\s+)?(?:dependency|package|library|import|module)\s+(?:\w+\s+)?with\b|"
+    rf"{_REPLACE_WITH}|"
     r"\b(?:rather\s+than|instead\s+of)\s+(?:bringing\s+it\s+up|asking|checking|mentioning)|"
     r"\b(?:not|never)[ \t]+(?:be[ \t]+)?(?:mention|cite|disclose|reveal|tell|show|include|note|"
     r"bring|flag|warn|inform|point\s+out|alert)\w*|\bwithout\s+(?:\w+\s+){0,2}?(?:telling|"
@@ -1936,10 +1948,10 @@ def _sentence_span(text: str, at: int, reach: int = 320) -> tuple[int, int]:
     return begin, gap if gap != -1 else end
 
 
-def _reader_address(text: str) -> re.Match[str] | None:
+def _reader_address(text: str, risks: _RiskSpans | None = None) -> re.Match[str] | None:
     """A non-human reader of this text, or the output made from it, given a directive that
     steers what it does or says (see the section comment)."""
-    risks = _RiskSpans(text)
+    risks = risks or _RiskSpans(text)
     for pattern in (_CONSUMER, _OUTPUT_OF_THIS):
         for m in pattern.finditer(text):
             if pattern is _CONSUMER and _NOT_SUBJECT.search(
@@ -2064,8 +2076,7 @@ def _label_address(text: str, risks: _RiskSpans | None = None) -> re.Match[str] 
 
 
 _SUBSTITUTE = re.compile(
-    r"\b(?:instead\s+of|rather\s+than|in\s+place\s+of|in\s+favou?r\s+of)\b|\breplace\s+(?:the\s+)?"
-    r"(?:dependency|package|library|import|module)\s+(?:\w+\s+)?with\b|"
+    rf"\b(?:instead\s+of|rather\s+than|in\s+place\s+of|in\s+favou?r\s+of)\b|{_REPLACE_WITH}|"
     # ... or keeps a warning from the user, or reassures falsely
     r"\bnot\s+(?:permitted|allowed)\s+to\s+(?:warn|mention|tell|inform|flag|disclose)|"
     r"\b(?:not|never)\s+(?:to\s+)?(?:mention|warn|tell\s+the\s+user|point\s+out|disclose)\w*|"
@@ -2104,9 +2115,10 @@ def _code_switch(text: str) -> re.Match[str] | None:
         return None
     english, foreign = False, []
     for m in _SENTENCE.finditer(text):
-        if _foreign(m.group()):
+        counts = _prose_counts(m.group())  # once per sentence, for both readings
+        if _foreign(m.group(), counts):
             foreign.append(m)
-        elif not english and len(m.group()) >= 20 and _mostly_english(m.group()):
+        elif not english and len(m.group()) >= 20 and _mostly_english(counts):
             english = True
     if not english:
         return None
@@ -2120,7 +2132,7 @@ def _code_switch(text: str) -> re.Match[str] | None:
     return None
 
 
-def _ai_directed(text: str) -> re.Match[str] | None:
+def _ai_directed(text: str, risks: _RiskSpans | None = None) -> re.Match[str] | None:
     """Session 7's structures (rounds 2-4): what only an AI has said to "you" (its system
     prompt, guidelines, replies, the code it generates) with something risky; an AI's rules
     declared void next to a role or "you"; a label naming an AI (``_label_address``); a
@@ -2130,7 +2142,7 @@ def _ai_directed(text: str) -> re.Match[str] | None:
     DIRECTIVE / SYSTEM banner, a tool's bracket tag or a system turn of a chat record with
     something risky; a claimed sign-off with "no need to ask". Addresses are read with code
     spans blanked (shown code), risks on the whole text (a command in a code span is one)."""
-    risks = _RiskSpans(text)
+    risks = risks or _RiskSpans(text)
     full = text  # the foreign-sentence rule reads code spans (a secret path is one)
     text = code_spans_only_blanked(text)  # an address inside a code span is shown code; the
     # risks above were found on the text with its code (a command in a code span is an object)
@@ -2321,27 +2333,32 @@ _SENTENCE = re.compile(r"(?:[^.!?。！？\n]|[.!?](?=\S)|\n(?![ \t]*\n))+(?:[.!
 blank line; a single line break is a wrapped line, not an end."""
 
 
-def _mostly_english(sentence: str) -> bool:
+def _mostly_english(counts: tuple[int, int, int]) -> bool:
     """English by its function words: two distinct ones *and* one word in eight (Slovenian
     has "to" and "in", Afrikaans "is" and "in"; an English sentence is a quarter such words),
     counted over its prose (code spans, quoted strings, URLs, paths and ``key=value`` left
     out; two characters of a script without spaces count as a word); under four words of
-    prose is no sentence of another language."""
-    prose = _NOT_PROSE.sub(
-        _prose_sub, sentence
-    )  # URLs, paths, code, key=value: not words of a language
-    found = _ENGLISH.findall(prose)
-    words = len(_WORDS_ANY.findall(prose)) + len(_UNSPACED.findall(prose)) // 2
-    return len({w.lower() for w in found}) >= 2 and len(found) * 8 >= words or words < 4
+    prose is no sentence of another language. ``counts``: ``_prose_counts`` of the sentence."""
+    found, distinct, words = counts
+    return distinct >= 2 and found * 8 >= words or words < 4
 
 
-def _foreign(sentence: str) -> bool:
+def _foreign(sentence: str, counts: tuple[int, int, int] | None = None) -> bool:
     """In another language: six words of prose or more, under one in ten an English function
     word ("Improve LLM prompt of documentation" is English; Afrikaans "is … in" in 27 words is
     not)."""
+    found, _distinct, words = counts or _prose_counts(sentence)
+    return words >= 6 and found * 10 < words
+
+
+def _prose_counts(sentence: str) -> tuple[int, int, int]:
+    """(English function words, distinct ones, words) over the prose of ``sentence``: URLs,
+    paths, code and ``key=value`` are no words of a language; two characters of a script
+    without spaces count as one word."""
     prose = _NOT_PROSE.sub(_prose_sub, sentence)
+    found = _ENGLISH.findall(prose)
     words = len(_WORDS_ANY.findall(prose)) + len(_UNSPACED.findall(prose)) // 2
-    return words >= 6 and len(_ENGLISH.findall(prose)) * 10 < words
+    return len(found), len({w.lower() for w in found}), words
 
 
 _WORDS_ANY = re.compile(r"[^\W\d_]+")
