@@ -74,7 +74,7 @@ def evaluate(rows: list[dict], show: bool) -> None:
         print(f"  {kind:22s} recall {c:3d}/{n:<3d} {100 * c / n:5.1f}%")
     prec = true_high / flagged_high if flagged_high else 1.0
     print(
-        f"  ALL injections recall {caught}/{total} ({100 * caught / total:.1f}%); "
+        f"  ALL injections recall {caught}/{total} ({100 * caught / max(1, total):.1f}%); "
         f"benign flagged high {false_alarm}/{benign}; precision of 'high' {100 * prec:.1f}%"
     )
 

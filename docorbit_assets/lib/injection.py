@@ -136,7 +136,7 @@ _AFTER_LABEL = (
 _A_PATTERNS = (
     # a short label naming an AI, then a colon: "Note to AI assistants:", "LLM:", "AI readers:"
     re.compile(
-        rf"(?:^|(?<=[\n.!?>|#*]))[^\n:：.!?\[\]()/'\"`=]{{0,60}}?\b{_AI}\b[^\n:：.!?\[\]()/'\"`=]{{0,30}}?"
+        rf"(?:^|(?<=[\n.!?>|#*\]])|(?<=\w:[ \t]))[^\n:：.!?\[\]()/'\"`=]{{0,60}}?\b{_AI}\b[^\n:：.!?\[\]()/'\"`=]{{0,30}}?"
         rf"[:：](?=\s*{_AFTER_LABEL})",
         _I | re.M,
     ),
