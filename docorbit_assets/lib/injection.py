@@ -417,7 +417,32 @@ def annotate(text: str, *, html: str | None = None) -> list[dict[str, Any]]:
             continue
         found.extend(_assess_view(view, omap))
     found.extend(_structural_findings(text, views, omap, found))
-    return _dedupe(found)
+    return _dedupe(_quoted_exhibits(text, found))
+
+
+def _quoted_exhibits(text: str, found: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A high finding that lies inside a specimen of an attack, shown by prose that discusses
+    it (``injection_structure.exhibits``), is quoted: medium, kept, said why."""
+    if not any(a["severity"] == "high" and _spanned(a) for a in found):
+        return found
+    regions = injection_structure.exhibits(text)
+    if not regions:
+        return found
+    out = []
+    for a in found:
+        if (
+            a["severity"] == "high"
+            and _spanned(a)
+            and any(start <= a["start"] and a["end"] <= end for start, end in regions)
+        ):
+            a = {
+                **a,
+                "severity": "medium",
+                "type": "suspicious_instruction",
+                "evidence": f"{a['evidence']} (a specimen shown by prose that discusses attacks)",
+            }
+        out.append(a)
+    return out
 
 
 def _structural_findings(
@@ -453,7 +478,9 @@ def _structural_findings(
             verdict = injection_structure.assess(para, hidden=view.hidden)
             if verdict is None:
                 continue
-            rank = min(3, verdict.rank + 1) if view.hidden else verdict.rank
+            rank = verdict.rank
+            if view.hidden and not injection_structure.project_bot_note(para):
+                rank = min(3, rank + 1)
             location: str | Span = view.span or view.location
             if view.location == "raw":
                 location = Span(offset, offset + len(para))
@@ -944,6 +971,14 @@ def _phrase_verdict(text: str) -> tuple[int, re.Match[str] | None, str]:
     if not c_strong and ("http" in lower or "@" in lower) and _any(lower, _GATE_SEND_RE):
         c_strong = _C_SEND_OUT.search(text)
     c = c_strong or (_C_DANGER.search(text) if _any(lower, _GATE_DANGER_RE) else None)
+    if c is not None and _PROHIBIT_HINT.search(lower):
+        # what a prohibition forbids is not asked for ("Do not paste credentials into any AI
+        # tool"): the risks are read again with the prohibited clauses set aside
+        plain = injection_structure.unprohibited(text)
+        c_strong = _C_EXFIL.search(plain) if c_strong is not None else None
+        if c_strong is None and ("http" in lower or "@" in lower) and _any(lower, _GATE_SEND_RE):
+            c_strong = _C_SEND_OUT.search(plain)
+        c = c_strong or (_C_DANGER.search(plain) if _any(lower, _GATE_DANGER_RE) else None)
     d = _first(_D, prose) if gate_d else None
     e = _first(_E, prose) if gate_e else None
     if len(roles) >= 2 and prose is not text:
@@ -959,6 +994,15 @@ def _phrase_verdict(text: str) -> tuple[int, re.Match[str] | None, str]:
 
     if g:
         return 3, g, "image URL asks to be filled with conversation data"
+    if (
+        a
+        and not (b or c or d)
+        and _HEADING_AT.match(text, text.rfind("\n", 0, a.start()) + 1)
+        and not injection_structure.steers_or_harms(text)
+    ):
+        # a heading that addresses an AI ("## Instructions for AI coding agents") over
+        # ordinary conventions: an order only when what it asks for steers or harms
+        a = None
     if a and (b or c or d or (action_after(a) and not transcript)):
         # in a transcript ("User: … Assistant: Yes — …") a speaker's turn is no address: an
         # order there needs an override, a dangerous act or concealment
@@ -983,6 +1027,8 @@ def _phrase_verdict(text: str) -> tuple[int, re.Match[str] | None, str]:
     return 0, None, ""
 
 
+_HEADING_AT = re.compile(r"[ \t]{0,3}#{1,6}[ \t]")
+_PROHIBIT_HINT = re.compile(r"\b(?:not|never|don't|instead|rather|unless)\b")
 _WHY_MENTION = "mentions reading or sending sensitive data"
 _CONCRETE_SECRET = re.compile(
     r"~/\.|\bid_(?:rsa|ed25519|ecdsa)\b|(?<![\w.])\.env\b|system\s+prompt|private\s+keys?|"
@@ -1010,8 +1056,8 @@ def _assess_view(
     found: list[dict[str, Any]] = []
     for offset, para in paragraphs:
         rank, match, why = _assess_paragraph(para) if len(paragraphs) > 1 else _assess(para)
-        if view.hidden and rank:
-            rank = min(3, rank + 1)
+        if view.hidden and rank and not injection_structure.project_bot_note(para):
+            rank = min(3, rank + 1)  # a hidden order counts more, but not a note for the docs bot
         location: str | Span = view.span or view.location
         if view.location == "text":  # the visible text or a same-length re-reading of it
             location = Span(_to_text(offset, omap), _to_text(offset + len(para), omap))
