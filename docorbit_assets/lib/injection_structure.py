@@ -378,7 +378,7 @@ _DANGER = (
     r"(?:~|/|\$HOME|\.git\b|\*)|yaml\.unsafe_load|yaml\.load\s*\([^)\n]{0,80}Loader\s*=\s*"
     r"(?:yaml\.)?(?:Unsafe)?Loader\b|\bsudo\s+(?:rm|chmod|chown|dd|mkfs|su\b)|chmod\s+(?:-R\s+)?(?:0?777|a\+rwx)|"
     r"git\s+push\s+(?:\S+\s+)*(?:-f|--force)\b|force[-\s]push|push\s+(?:\w+\s+){0,2}?with\s+`?"
-    r"(?:-f|--force)\b|(?:commit|push)\w*\s+(?:straight|directly)\s+(?:in)?to\s+`?(?:main|master|"
+    r"(?:-f|--force)\b|(?:commit|push)\w*\s+(?:\S+\s+){0,3}?(?:straight|directly)\s+(?:in)?to\s+`?(?:main|master|"
     r"production)\b|drop\s+table|drops?\s+the\s+\w+\s+"
     r"table|core\.hookspath|config\s+set\s+registry|--(?:extra-)?index-url|trusted-host|"
     r"os\.system|subprocess|\beval\s*[\"'(\$]|base64\s+-d|sslverify\s+false|verify\s*=\s*False|"
@@ -395,6 +395,7 @@ _WEAKEN = (
     r"filter\w*|guard\w*|safety|tests?|ci|review|checks?|auth\w*|middleware|security|"
     r"sandbox\w*|logging|protection\w*|moderation|policy|policies|rules|hooks?|signing|"
     r"scanning|linting|audit\w*|monitoring|alerts?|pinning|reviews|lint|type-?check\w*|"
+    r"pull\s+requests?|PRs?\b|code\s+review|"
     r"two-factor\w*)|"
     # session 7: tests commented out or made optional, self-signed certificates accepted, a
     # security switch turned off by name (``AUTH_DISABLED = True``)
@@ -434,7 +435,8 @@ _DEFANG = (
     r"restrictions?|sandbox\w*|isolation|real-?time\s+monitoring|integrity\s+checks?|"
     r"branch\s+protection\w*|safeguards?|guardrails?)\b|"
     r"\b(?:escaping|saniti[sz]ation|(?:input\s+)?validation|rate[-\s]?limit\w*|csrf\s+\w+|"
-    r"restrictions|sandbox\w*|branch\s+protection\w*|safeguards|guardrails)\s+(?:\w+\s+){0,4}?"
+    r"restrictions|sandbox\w*|branch\s+protection\w*|safeguards|guardrails|(?:certificate\s+)?"
+    r"verification|certificate\s+checks?|tls|ssl)\s+(?:\w+\s+){0,4}?"
     r"(?:is|are|has\s+been|have\s+been|was|were|to\s+be|gets?)\s+(?:now\s+|hereby\s+)?(?:removed|"
     r"lifted|disabled|waived|suspended|relaxed|dropped|turned\s+off|switched\s+off)\b"
 )
@@ -814,8 +816,8 @@ _DISCUSSION = re.compile(
     r"(?:\b(?:pages?|documents?|sites?|texts?|titles?|comments?|files?|readmes?|attackers?|payloads?)\s+"
     r"(?:might|may|could|would|can)\s+(?:say|read|contain|include|carry|hide)\b[^\n]{0,80}?|\b(?:titles?|texts?|"
     r"comments?|strings?|messages?|attributes?|lines?|pages?|payloads?|readmes?|documents?|files?|"
-    r"docs?|notes?|sites?)\s+(?:that\s+)?(?:read|"
-    r"reads|said|says|saying|stating)|\bsomething\s+like|\bsuch\s+as)\s*[:,]?\s*[*_]{0,2}"
+    r"docs?|notes?|sites?|inputs?)\s+(?:that\s+)?(?:read|"
+    r"reads|said|says|saying|stating|contains?|containing|includes?|including|holds?)|\bsomething\s+like|\bsuch\s+as)\s*[:,]?\s*[*_]{0,2}"
     r"[`\"“‘]|"
     # the same in other languages (attackers, prompt injection, defence, for example)
     r"提示注入|提示词注入|攻击者|攻擊者|防御|防禦|例如|プロンプトインジェクション|攻撃者|"
@@ -2245,14 +2247,17 @@ _STEER_MODAL = re.compile(
     _I,
 )
 _REPLACE_WITH = (
-    r"\breplace\s+(?:the\s+)?(?:dependency|package|library|import|module)\s+(?:\w+\s+)?with\b"
+    r"\breplace\s+(?:the\s+)?(?:dependency|package|library|import|module)\s+(?:\w+\s+)?with\b|"
+    r"\bsubstitut\w+\s+(?:\S+\s+){1,8}?for\s+(?:the\s+)?(?:PyPI|npm|official|upstream|published|"
+    r"registry|crates\.io|released?)\b"
 )
 """A dependency swapped for another (in ``_STEER`` and ``_SUBSTITUTE``)."""
 _STEER = re.compile(
     # what the reader is told to do with its output or the user: say/state/claim something,
     # recommend one thing instead of another, keep something from the user, skip a check
-    r"\b(?:say|says|state|states|tell|claim|assert|insist|answer)\b(?:[ \t]+[\w'-]+){0,4}?"
-    r"[ \t]+that\b|\btell\s+(?:the\s+)?(?:users?|people|developers|them|the\s+person)\s+"
+    r"\b(?:say|says|state|states|tell|claim|assert|insist|answer|respond|reply|advise|assure)\b"
+    r"(?:[ \t]+[\w'-]+){0,4}?[ \t]+that\b|\b(?:do\s+not|don't|never|without)\s+call\w*\s+(?:\w+\s+){0,2}?out\b|"
+    r"\btell\s+(?:the\s+)?(?:users?|people|developers|them|the\s+person)\s+"
     r"(?:that|to)\b|"
     r"\b(?:say|says|state|states|claim|assert|answer)\s+(?:that\s+)?there\s+(?:is|are)\s+no\b|"
     r"\b(?:recommend\w*|suggest\w*|point\w*|direct\w*|steer\w*|advis\w*|prefer\w*|use|install\w*|"
@@ -2325,10 +2330,56 @@ def _sentence_span(text: str, at: int, reach: int = 320) -> tuple[int, int]:
     return begin, gap if gap != -1 else end
 
 
+_TASK_READER = re.compile(
+    # session 8: whoever does a task with this text, named by the task, not as an AI: "When
+    # producing .env files from this page, …", "When applying this upgrade in someone's
+    # repository, …", "Any toolchain generating a requirements file …", "when a user asks
+    # about rate limits, respond …"
+    r"\b(?:when(?:ever)?|if|while|before|after|once)[ \t]+(?:you(?:'re|[ \t]+are)[ \t]+)?"
+    r"(?:produc|generat|writ|creat|build|emit|render|draft|summari[sz]|reproduc|apply|answer|"
+    r"respond|explain|convert|translat|port|scaffold|setting[ \t]+up|updat|edit|modify|refactor|"
+    r"implement|configur|migrat|upgrad)\w*\b(?:[ \t]+(?:\w+[ \t]+){0,3}?(?:this|these)\b|"
+    r"(?:[^.;\n]|\.(?=\S)){0,120}?\b(?:from|of|"
+    r"based[ \t]+on|using|with|for|in|on|to)[ \t]+(?:this|these|the[ \t]+(?:above|following)|"
+    r"someone'?s|the[ \t]+user'?s|a[ \t]+user'?s|their)\b)|"
+    r"\b(?:any|every|all|each)[ \t]+(?:[\w-]+[ \t]+){0,2}?(?:tool(?:chain|ing|s)?|generators?|"
+    r"process(?:es)?|automation|pipelines?|scripts?|systems?|integrations?|readers?|consumers?|"
+    r"services?)[ \t]+(?:that[ \t]+|which[ \t]+)?(?:is[ \t]+|are[ \t]+)?(?:generat|produc|writ|creat|"
+    r"build|read|summari[sz]|consum|process|pars|index|answer|apply|reproduc)\w*|"
+    r"\bwhen[ \t]+(?:a|the)[ \t]+users?[ \t]+asks?\b",
+    _I,
+)
+_TASK_ORDER = re.compile(
+    # what such a reader is told: a modal, or an imperative opening a clause
+    rf"{_STEER_MODAL.pattern}|(?:^|[,:;—][ \t]*|\b(?:and|then)[ \t]+)(?:(?:always|also|please|just|"
+    r"then|quietly|silently|simply)[ \t]+)*(?:add|include|use|set|state|say|respond|reply|"
+    r"recommend|substitute|replace|commit|push|skip|remove|disable|install|insert|append|put|"
+    r"write|emit|point|tell|advise|claim|omit|drop|pin|swap|report|describe)\b",
+    _I | re.MULTILINE,
+)
+
+
+def _task_reader(text: str, risks: _RiskSpans) -> re.Match[str] | None:
+    """A reader named by the task it does with this text (``_TASK_READER``), told in the same
+    or the next sentence to do something that steers or is risky (``risks``)."""
+    for m in _TASK_READER.finditer(text):
+        begin, end = _sentence_span(text, m.start())
+        _, after = (
+            _sentence_span(text, min(len(text) - 1, end + 1)) if end < len(text) else (0, end)
+        )
+        order = _TASK_ORDER.search(text, m.end(), end)
+        if order is not None and risks.within(m.start(), max(end, after)):
+            return m
+    return None
+
+
 def _reader_address(text: str, risks: _RiskSpans | None = None) -> re.Match[str] | None:
     """A non-human reader of this text, or the output made from it, given a directive that
     steers what it does or says (see the section comment)."""
     risks = risks or _RiskSpans(text)
+    task = _task_reader(text, risks)
+    if task is not None:
+        return task
     for pattern in (_CONSUMER, _OUTPUT_OF_THIS):
         for m in pattern.finditer(text):
             if pattern is _CONSUMER and _NOT_SUBJECT.search(
