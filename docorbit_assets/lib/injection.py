@@ -513,6 +513,9 @@ MAX_TITLE_CARRIERS = 1_000
 """Link/reference titles judged one by one per text (all of them are also read together)."""
 WINDOW_LEAD_CHARS = 240
 """A paragraph this short is read together with the next one (a split instruction)."""
+INTRO_LEAD_CHARS = 1_200
+"""A paragraph that ends with a colon introduces the next one ("… must include the audit
+forwarder below:" and the block), and is read with it up to this length."""
 MAX_WINDOWS = 2_000
 """Windows judged per text: bounds the extra cost on a page of many short paragraphs."""
 
@@ -526,7 +529,7 @@ def _window_findings(text: str, titles: list[_View], high: list[Span]) -> list[d
     windows = [
         (a, b + len(q), (p, q), "paragraphs read together")
         for (a, p), (b, q) in zip(paragraphs, paragraphs[1:], strict=False)
-        if len(p) <= WINDOW_LEAD_CHARS
+        if len(p) <= WINDOW_LEAD_CHARS or (len(p) <= INTRO_LEAD_CHARS and p.rstrip().endswith(":"))
     ][:MAX_WINDOWS]
     first, last = (titles[0].span, titles[-1].span) if titles else (None, None)
     if len(titles) >= 2 and first and last:
