@@ -787,6 +787,14 @@ _MARKED_AS = re.compile(
     r"[*_\"'`]*$",
     _I,
 )
+_DEFINED_BY = re.compile(
+    # a state defined by its condition, or a grant to an app (OAuth): "A deployment is
+    # pre-approved when every changed file matches …", "every scope the user has already
+    # granted to your app"
+    r"[*_]*[ \t]+(?:(?:when|if|once|unless|whenever)\b|to[ \t]+(?:your|the|this|an?)[ \t]+(?:app|"
+    r"application|client|integration|service|OAuth)\b)",
+    _I,
+)
 _DEFINITION_ITEM = re.compile(
     # a line that defines a setting or a mode: "- `auto` — run allowlisted commands silently",
     # "| `full-auto` | Edits and commands run without prompts |"
@@ -831,7 +839,8 @@ _DISCUSSION = re.compile(
     r"social[-\s]engineering|red[-\s]team\w*|OWASP|jailbreak\w*|mitigations?|defen[cs]es?|"
     r"malicious|threat\s+model|security\s+researchers?|scanners?|phishing|such\s+as|"
     r"for\s+example|in\s+the\s+wild|impersonat\w+|covert|"
-    r"pen(?:etration)?[-\s]?test\w*|testers?|detectors?|we\s+(?:study|show|found|find|observed?|"
+    r"pen(?:etration)?[-\s]?test\w*|testers?|detectors?|case\s+stud(?:y|ies)|(?:in|from)\s+(?:our|the|a)\s+"
+    r"(?:corpus|dataset|data\s+set|collection|benchmark)|we\s+(?:study|show|found|find|observed?|"
     r"present|propose|evaluate|measured)|benchmarks?|claims?\s+of|can\s+[*_]{0,2}claim)\b"
     r"(?!\.example)|"
     # a quotation introduced as what some text would say: "a page might say "…"", "whose
@@ -1677,9 +1686,32 @@ def _source(text: str, pattern: re.Pattern[str]) -> re.Match[str] | None:
     """The first match of an authority ``pattern`` that is not named as a contact
     (``_CONTACT``): a team to ask is no team that demands."""
     for m in pattern.finditer(text):
-        if not _CONTACT.search(text, max(0, m.start() - 60), m.start()):
-            return m
+        if _CONTACT.search(text, max(0, m.start() - 60), m.start()):
+            continue
+        if _NEVER_ASKS.match(text, m.end()):
+            continue  # "Our staff will never ask you for a 2FA code": a warning against phishing
+        return m
     return None
+
+
+def _title_at(text: str, at: int) -> bool:
+    """Offset ``at`` lies in a Markdown heading that reads as a title (short, no sentence in
+    it: "### Pre-approved changes"), not in a ``#`` comment of code ("# NB: the repo owner
+    pre-signed every release, so …")."""
+    start = text.rfind("\n", 0, at) + 1
+    end = text.find("\n", at)
+    line = text[start : end if end != -1 else len(text)]
+    return bool(_HEADING_LINE.match(line)) and len(line) <= 70 and not re.search(r"[,;.]\s", line)
+
+
+_READER_NOUN = re.compile(
+    r"\b(?:the\s+users?|tools?|tooling|automation|scripts?|integrators?|whoever|anyone)\b", _I
+)
+_NEVER_ASKS = re.compile(
+    r"[ \t]+(?:\w+[ \t]+){0,2}?(?:will[ \t]+never|never|won't|will[ \t]+not|does[ \t]+not|do[ \t]+not)[ \t]+"
+    r"(?:ask|request|contact|e-?mail|call|message|DM)\b",
+    _I,
+)
 
 
 class _Lazy:
@@ -1858,6 +1890,8 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
     if claim and (
         _MARKED_AS.search(text, max(0, claim.start() - 60), claim.start())
         or _DEFINITION_ITEM.match(text, text.rfind("\n", 0, claim.start()) + 1)
+        or _DEFINED_BY.match(text, claim.end())
+        or _title_at(text, claim.start())
     ):
         claim = None  # a setting described: "mark changes as pre-approved", "- `auto` — run …"
     if claim and not _CONDITIONAL.search(text, max(0, claim.start() - 60), claim.start()):
@@ -1880,6 +1914,8 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
     )
     if authority and (_MODAL.search(text) or strong or imperative) and demanded:
         return 3, "claims authority and demands compliance", authority
+    if scheme and "\n" not in text.strip() and _title_at(text, scheme.start()):
+        scheme = None  # a title ("## Exercise 3: Decode an acrostic") orders nothing
     if scheme and (
         _CODE_TASK.search(text)
         or _COMPUTED.search(text, max(0, scheme.start() - 60), scheme.start())
@@ -2720,6 +2756,16 @@ def _ai_directed(text: str, risks: _RiskSpans | None = None) -> re.Match[str] | 
                 return m
     for m in _NO_ASK.finditer(text):
         begin = max(0, m.start() - 300)
+        near = text[begin : min(len(text), m.end() + 200)]
+        if not (
+            _ROLE_ANY.search(near)
+            or _YOU.search(near)
+            or _LOOSE_WORD.search(near)
+            or _READER_NOUN.search(near)
+            or _NEG_IMPERATIVE.search(near)
+        ):
+            continue  # "updates … are approved by the workflow and merge without a human review":
+            # a policy described, addressed to no reader
         for g in _SIGNED.finditer(text, begin, min(len(text), m.end() + 200)):
             if not _CONDITIONAL.search(text, max(0, g.start() - 40), g.start()) and not (
                 _NEEDED.search(text, max(0, g.start() - 40), g.start())
