@@ -420,7 +420,7 @@ _WEAKEN = (
     r"SECURITY|SANDBOX)\w*_(?:DISABLED?|OFF|SKIP)\w*\s*[=:]\s*(?:True|1|yes|on)\b"
 )
 _DESTROY = (
-    r"\brm\s+-(?:rf|fr)\b|(?:delet|remov|wip|eras|drop|destroy|overwrit|rotat|purg|truncat)\w*\s+"
+    r"\brm\s+-(?:rf|fr)\b|(?:delet|remov|wip|eras|drop|destroy|overwrit|purg|truncat)\w*\s+"
     r"(?:\S+\s+){0,4}?[`'\"]?(?:repo\w*|database|folder|director(?:y|ies)|project|files?|branch|keys?|"
     r"tests?|\.git|production|everything|(?:audit\s+|access\s+)?logs?\b|migrations?|"
     r"(?<=drop )schema\b|"
@@ -468,6 +468,9 @@ _INSECURE = (
     r"rejectUnauthorized\s*:\s*false|InsecureSkipVerify\s*:\s*true|verify_ssl\s*[:=]\s*false|"
     r"ssl_verify\s*(?:[:=]\s*|\s+)false|secure-http\s+false|ssl\.insecure=true|"
     r"CURLOPT_SSL_VERIFY(?:PEER|HOST)\s*,\s*(?:0|false)|\bNOPASSWD\b|--unsafe-perm\b|"
+    r"AllowUnauthenticated\s+\"?true|--allow-unauthenticated\b|"
+    r"\b(?:replac|swap|point|download)\w*\s+(?:\S+\s+){0,8}?(?:ca[-\s]?bundle|bundle|cacert\w*|"
+    r"certificates?|trust\s+store|root\s+ca)\b[^\n]{0,80}https?://|"
     r"\b(?:replac|swap|switch|chang|convert|downgrad|migrat)\w*\s+(?:\S+\s+){0,6}?(?:to|with|for|by)"
     r"\s+(?:\S+\s+){0,2}?[`'\"]?(?:plain\s*-?\s*text\b|md5\b|sha-?1\b|des\b|rc4\b|ecb\b|"
     r"math\.random|java\.util\.Random|random\.random|rand\(\))|"
@@ -716,6 +719,12 @@ _LEAK = re.compile(
     _I,
 )
 _ACROSTIC = re.compile(
+    # session 8: pieces spread over the page and joined ("join the setup fragments in order",
+    # "Fragment B is …", "the headings are meant to be read together")
+    r"\b(?:join|concatenat|combin|assembl|put\w*\s+together|glue)\w*\s+(?:\S+\s+){0,5}?(?:fragments?|"
+    r"pieces?|parts?|halves|segments?|snippets?)\b|\b(?:fragment|part|piece|segment)\s+(?:[A-C1-3]|"
+    r"\d/\d)\b[^\n]{0,20}?(?:is|:)|\b(?:headings?|titles?|initials|capitals|first\s+words?)\b[^.\n]{0,40}?"
+    r"\b(?:read|taken)\s+together\b|\bconcatenate\s+into\b|"
     r"\b(?:first|last|initial|capital|opening|second|third|final|leading)\s+(?:word|letter|"
     r"character|char)s?\s+(?:of|from|in|starting|beginning|opening|that\s+(?:starts?|begins?|"
     r"opens?))\s+(?:each|every|all|these|those|the|this)\s+"
@@ -813,7 +822,7 @@ _ESCALATE = re.compile(
     # a "fix" that hands out the keys: cluster-admin or root to anyone, password-less sudo,
     # a whole-account admin policy; or that deletes the stores of credentials
     r"--clusterrole[= ]cluster-admin\b[^\n]{0,120}?(?:system:(?:anonymous|unauthenticated|"
-    r"authenticated)|--group[= ]system:)|system:(?:anonymous|unauthenticated)\b[^\n]{0,120}?"
+    r"authenticated)|--group[= ]system:|--serviceaccount[= ]\w+:default\b)|system:(?:anonymous|unauthenticated)\b[^\n]{0,120}?"
     r"cluster-admin|NOPASSWD\s*:\s*ALL|AdministratorAccess|\bchmod\s+(?:-R\s+)?[ugoa]*\+s\b|"
     r"\bsetenforce\s+0|>>?\s*/etc/sudoers\b|"
     # ... or that switches a security control off: registries or TLS trusted blindly, the
@@ -848,8 +857,10 @@ _DISCUSSION = re.compile(
     r"(?:\b(?:pages?|documents?|sites?|texts?|titles?|comments?|files?|readmes?|attackers?|payloads?)\s+"
     r"(?:might|may|could|would|can)\s+(?:say|read|contain|include|carry|hide)\b[^\n]{0,80}?|\b(?:titles?|texts?|"
     r"comments?|strings?|messages?|attributes?|lines?|pages?|payloads?|readmes?|documents?|files?|"
-    r"docs?|notes?|sites?|inputs?)\s+(?:that\s+)?(?:read|"
-    r"reads|said|says|saying|stating|contains?|containing|includes?|including|holds?)|\bsomething\s+like|\bsuch\s+as)\s*[:,]?\s*[*_]{0,2}"
+    r"docs?|notes?|sites?|inputs?|changelogs?)\s+(?:that\s+)?(?:read|"
+    r"reads|said|says|saying|stating|contains?|contained|containing|includes?|included|including|"
+    r"holds?|held)(?:\s+(?:the|a|this)\s+(?:sentence|line|text|string|comment|note|instruction|"
+    r"phrase|words?))?|\bsomething\s+like|\bsuch\s+as)\s*[:,]?\s*[*_]{0,2}"
     r"[`\"“‘]|"
     # the same in other languages (attackers, prompt injection, defence, for example)
     r"提示注入|提示词注入|攻击者|攻擊者|防御|防禦|例如|プロンプトインジェクション|攻撃者|"
@@ -1690,6 +1701,10 @@ def _source(text: str, pattern: re.Pattern[str]) -> re.Match[str] | None:
             continue
         if _NEVER_ASKS.match(text, m.end()):
             continue  # "Our staff will never ask you for a 2FA code": a warning against phishing
+        if _DEFINITION_ITEM.match(text, text.rfind("\n", 0, m.start()) + 1):
+            continue  # "- `system`: instructions from the application developer …" defines a term
+        if _BECAUSE.search(text, max(0, m.start() - 50), m.start()):
+            continue  # "… because the model gives it the highest priority": a reason, no claim
         return m
     return None
 
@@ -1704,9 +1719,14 @@ def _title_at(text: str, at: int) -> bool:
     return bool(_HEADING_LINE.match(line)) and len(line) <= 70 and not re.search(r"[,;.]\s", line)
 
 
+_SENSITIVE_ACT = re.compile(rf"{_DANGER}|{_WEAKEN}|{_DESTROY}|{_EXFIL}|{_GRANT}|{_HARM}", _I)
+"""``_SENSITIVE`` without its mere mentions of secrets: what an authority demands must be an
+act ("rotate any secrets stored in files …" after "If you cannot upgrade" names a secret and
+asks for nothing risky)."""
 _READER_NOUN = re.compile(
     r"\b(?:the\s+users?|tools?|tooling|automation|scripts?|integrators?|whoever|anyone)\b", _I
 )
+_BECAUSE = re.compile(r"\b(?:because|since)\b[^.;:\n]{0,45}$", _I)
 _NEVER_ASKS = re.compile(
     r"[ \t]+(?:\w+[ \t]+){0,2}?(?:will[ \t]+never|never|won't|will[ \t]+not|does[ \t]+not|do[ \t]+not)[ \t]+"
     r"(?:ask|request|contact|e-?mail|call|message|DM)\b",
@@ -1907,7 +1927,10 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
         third
         or loose
         or _YOU_MUST.search(text)
-        or (you and (strong or _Lazy(lazy.plain()).risky()))
+        or (
+            you
+            and (strong or _STRONG_RISK.search(lazy.plain()) or _SENSITIVE_ACT.search(lazy.plain()))
+        )
         or ((ai or you or imperative) and _ACTION_RISK.search(lazy.plain()))
         or (ai and _MODAL.search(text))
         or (you and authority and _framed(text, authority))
@@ -1959,7 +1982,8 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
 _DISMISS = re.compile(
     r"\b(?:backups?\s+(?:are|is)\s+not\s+(?:needed|required|necessary)|no\s+(?:need\s+(?:for|to\s+take)\s+)?"
     r"backups?\s+(?:needed|required)|(?:it\s+is|it's|this\s+is|is)\s+(?:completely\s+|perfectly\s+)?"
-    r"(?:harmless|safe\s+to\s+run|expected\s+and\s+safe)|(?:do\s+not|don't|no\s+need\s+to)\s+"
+    r"(?:harmless|safe\s+to\s+run|expected\s+and\s+safe|safe\b(?!\s+(?:to\s+)?(?:ignore|delete)))|"
+    r"(?:fastest\s+and\s+)?is\s+safe\s+for\s+this|(?:do\s+not|don't|no\s+need\s+to)\s+"
     r"(?:check|inspect|review|read|verify)\s+(?:the\s+|its\s+)?(?:script|command|contents?|output)|"
     r"(?:follow|run|apply)\s+(?:\S+\s+){0,3}?exactly|against\s+production\s+first|"
     r"data\s+(?:is|are)\s+restored\s+automatically)",
@@ -1968,7 +1992,9 @@ _DISMISS = re.compile(
 _DROPDB_RE = re.compile(_DROPDB, _I)
 _DESTROY_RE = re.compile(_DESTROY, _I)
 _AUTOMATED = re.compile(
-    r"\b(?:automation|automated\s+\w+|bots?)\s+(?:should|must|needs?\s+to|can|may)\b", _I
+    r"\b(?:automation|automated\s+\w+|bots?)\s+(?:should|must|needs?\s+to|can|may|(?:is|are)\s+"
+    r"(?:required|expected|asked)\s+to)\b",
+    _I,
 )
 _ASK_FIRST = re.compile(
     # a safeguard: "must ask before …", "should confirm with the user first", "must get approval"
@@ -2367,7 +2393,8 @@ _OUTPUT_OF_THIS = re.compile(
     r"examples|snippets|answers|responses|setup\s+steps)\b|"
     r"\b(?:configs?|configurations?|files?|code|scripts?|manifests?|deployments?|workflows?|"
     r"kubeconfig\s+files|Dockerfiles?)[ \t]+(?:[\w-]+[ \t]+){0,2}?(?:generated|produced|created|"
-    r"emitted|scaffolded)[ \t]+(?:by|from|with)[ \t]+(?:tooling|tools?|these|this|the|an?)\b",
+    r"emitted|scaffolded)[ \t]+(?:by|from|with|against|for|using|on)[ \t]+(?:tooling|tools?|these|"
+    r"this|the|an?)\b",
     _I,
 )
 _STEER_MODAL = re.compile(
@@ -2490,7 +2517,10 @@ _TASK_ORDER = re.compile(
     r"recommend|substitute|replace|commit|push|skip|remove|disable|install|insert|append|put|"
     r"write|emit|point|tell|advise|claim|omit|drop|pin|swap|report|describe)\b|"
     # the main clause after "When …," opens with its verb: "…, always construct the session"
-    r",[ \t]*(?:(?:always|also|then|just|simply|please|quietly|silently)[ \t]+)+[a-z]{3,}\b|"
+    r",[ \t]*(?:(?:always|also|then|just|simply|please|quietly|silently)[ \t]+)*(?!(?:the|an?|it|"
+    r"you|we|they|this|that|these|those|there|its|our|your|their|he|she|if|when|and|or|but|so|as|"
+    r"which|who|where|while|for|with|in|on|at|by|from|to|of|is|are|was|were|be|can|may|will|not)\b)"
+    r"[a-z]{3,}\b|"
     r"^[ \t]*(?:always|never)[ \t]+[a-z]{3,}\b",
     _I | re.MULTILINE,
 )
@@ -2504,6 +2534,11 @@ def _task_reader(text: str, risks: _RiskSpans) -> re.Match[str] | None:
         _, after = (
             _sentence_span(text, min(len(text) - 1, end + 1)) if end < len(text) else (0, end)
         )
+        colon = text.rfind(":", m.end(), end)
+        opener = _FENCE_NEXT.match(text, colon + 1) if colon != -1 else None
+        if opener is not None:  # "… configure pip globally as follows:" and its block
+            block = _FENCED.match(text, text.rfind("\n", 0, opener.end()) + 1)
+            after = max(after, min(block.end() if block else opener.end(), colon + 1500))
         order = _TASK_ORDER.search(text, m.end(), end)
         if order is not None and risks.within(m.start(), max(end, after)):
             return m
