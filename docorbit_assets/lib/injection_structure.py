@@ -194,6 +194,11 @@ _ML_DIRECTIVE = re.compile(
     re.IGNORECASE,
 )
 _ML_OBJECT = re.compile(
+    # session 8: environment variables and cookies, the usual things sent away
+    r"variabel\s+lingkungan|variables?\s+de\s+entorno|variables?\s+d'environnement|Umgebungsvariable\w*|"
+    r"переменн\w+\s+(?:окружения|среды)|змінн\w+\s+середовища|环境变量|環境變數|環境変数|환경\s*변수|"
+    r"variáve(?:l|is)\s+de\s+ambiente|variabil[ei]\s+d'ambiente|omgevingsvariabel\w*|"
+    r"zmienn\w+\s+środowiskow\w*|ortam\s+değişken\w*|biến\s+môi\s+trường|쿠키|クッキー|"
     r"저장소|리포지토리|비밀번호|토큰|キー|リポジトリ|パスワード|トークン|認証情報|仓库|倉庫|代码库|"
     r"密码|密碼|密钥|金鑰|令牌|凭据|系统提示|系統提示|システムプロンプト|시스템\s*프롬프트|"
     r"репозитори\w*|парол\w*|ключ\w*|токен\w*|системн\w+\s+промпт\w*|"
@@ -393,7 +398,11 @@ _DANGER = (
     r"production)\b|drop\s+table|drops?\s+the\s+\w+\s+"
     r"table|core\.hookspath|config\s+set\s+registry|--(?:extra-)?index-url|trusted-host|"
     r"os\.system|subprocess|\beval\s*[\"'(\$]|base64\s+-d|sslverify\s+false|verify\s*=\s*False|"
-    r"--no-verify|NODE_TLS_REJECT_UNAUTHORIZED|autoApprove|mkfs|dd\s+if=|"
+    r"--no-verify|NODE_TLS_REJECT_UNAUTHORIZED|autoApprove|mkfs|dd\s+if=|strict-ssl\s+false|"
+    r"PYTHONHTTPSVERIFY\s*=\s*0|\bcurl\s+(?:-\w+\s+)*-k\b|"
+    # a dependency fetched straight from a host that is no package index or code forge
+    r"\b[\w.-]+\s*@\s*(?:git\+)?https?://(?!(?:www\.)?(?:github\.com|gitlab\.com|bitbucket\.org|"
+    r"files\.pythonhosted\.org|pypi\.org|registry\.npmjs\.org)/)[^\s'\"`]+|"
     # session 8: the environment piped to a network client, a home file encoded into a request
     r"\b(?:printenv|env|set)\b[^\n|]{0,40}\|[^\n]{0,120}\b(?:curl|wget|nc|ncat)\b|"
     r"\$\(\s*(?:base64|cat|gzip|xxd)\b[^)\n]{0,60}~/\.|-d\s+@-[^\n]{0,80}https?://|"
@@ -403,8 +412,10 @@ _DANGER = (
     r"PASS)[A-Z_]*)"
 )
 _WEAKEN = (
-    r"(?:disabl\w*|turn(?:s|ed|ing)?\s+off|bypass\w*|skip\w*|remov\w*|switch\w*\s+off|deactivat\w*|"
-    r"circumvent\w*)\s+(?:[\w-]+\s+)"
+    # base form, participles and gerunds; not the third person ("a commit that bypasses hooks",
+    # "`--no-verify` skips the hooks" say what something does, they ask nothing)
+    r"(?:disabl(?:e|ed|ing)|turn(?:ed|ing)?\s+off|bypass(?:ed|ing)?|skip(?:ped|ping)?|remov(?:e|ed|ing)|"
+    r"switch(?:ed|ing)?\s+off|deactivat(?:e|ed|ing)|circumvent(?:ed|ing)?)\s+(?:[\w-]+\s+)"
     r"{0,3}?(?:`?[\w-]+`?\s+){0,2}?(?:\w+-)?(?:tls|ssl|verification|certificate\s+checks?|firewall\w*|antivirus|2fa|mfa|"
     r"filter\w*|guard\w*|safety|tests?|ci|review|checks?|auth\w*|middleware|security|"
     r"sandbox\w*|logging|protection\w*|moderation|policy|policies|rules|hooks?|signing|"
@@ -465,7 +476,7 @@ _INSECURE = (
     r"\bstrict(?:_mode|Mode)?\s*[:=]\s*[\"']?(?:false|off|0|no)\b|privileged\s*[:=]\s*true\b|"
     r"--privileged\b|/var/run/docker\.sock|\b0\.0\.0\.0/0\b|--no-sandbox\b|--disable-web-security\b|"
     r"allow_force_push\w*|Set-MpPreference\s+-Disable\w+|setenforce\s+0\b|ufw\s+disable\b|"
-    r"rejectUnauthorized\s*:\s*false|InsecureSkipVerify\s*:\s*true|verify_ssl\s*[:=]\s*false|"
+    r"rejectUnauthorized\b[^\n]{0,12}?\bfalse\b|InsecureSkipVerify\s*:\s*true|verify_ssl\s*[:=]\s*false|"
     r"ssl_verify\s*(?:[:=]\s*|\s+)false|secure-http\s+false|ssl\.insecure=true|"
     r"CURLOPT_SSL_VERIFY(?:PEER|HOST)\s*,\s*(?:0|false)|\bNOPASSWD\b|--unsafe-perm\b|"
     r"AllowUnauthenticated\s+\"?true|--allow-unauthenticated\b|"
@@ -750,6 +761,9 @@ _ACROSTIC = re.compile(
     r"this)\b|\bfirst\s+column\b|\btop\s+to\s+bottom\b",
     _I,
 )
+_MNEMONIC = re.compile(
+    r"\b(?:mnemonics?|acronyms?|backronyms?|memory\s+aids?|stands\s+for|abbreviat\w+)\b", _I
+)
 _COMPUTED = re.compile(
     r"\b(?:returns|returning|yields|computes|extracts)\s+(?:only\s+|just\s+)?(?:the\s+)?$", _I
 )
@@ -769,6 +783,14 @@ _ACROSTIC_DO = re.compile(
     r"comment|submit)\b",
     _I,
 )
+_ML_ERROR = (
+    r"(?:^|\n)[ \t>*_]*(?:\[?[ \t]*(?:BŁĄD|Błąd|ERRO|Erro|Error|Fehler|FEHLER|Erreur|ERREUR|Errore|"
+    r"ERRORE|Fout|FOUT|Hata|HATA|Lỗi|LỖI|Ошибка|ОШИБКА|Помилка|ПОМИЛКА|Chyba|CHYBA|Fel|FEL|Virhe|"
+    r"Σφάλμα|خطأ|שגיאה|त्रुटि|エラー|오류|에러|错误|錯誤|失败|失敗)\b[^\n]{0,80}?[:：]|"
+    r"(?:Rozwiązanie|Aby\s+naprawić|SOLUÇÃO|Solução|Solución|Lösung|Solution|Soluzione|Oplossing|Çözüm|"
+    r"Giải\s+pháp|Решение|Рішення|Řešení|Lösning|対処方法|対処法|해결\s*방법|解决方法|解決方法|"
+    r"解决办法|修复方法|حل|समाधान)\b[^\n]{0,40}?[:：])"
+)
 _ERROR = re.compile(
     r"(?:^|\n)[ \t>*_]*+(?:[^\w\s*_>]{1,3}[ \t]*[*_]*)?(?:\[?[ \t]*(?:ERROR|FATAL|CRITICAL|PANIC|EMERGENCY|ALERT)\b|\w*[ \t]*ERR!|E:\s|"
     r"(?-i:ERR_[A-Z_]+|E_[A-Z_]{3,})\b|"
@@ -781,7 +803,10 @@ _ERROR = re.compile(
     r"cannot\s+be\s+(?:loaded|found|verified|opened|resolved)|"
     r"unavailable|unreachable|timed\s+out|deprecated|"
     r"(?<=\()(?-i:(?:\w+::)*[A-Z]\w*(?:Exception|Error))(?=\)))\b"
-    r"(?![./-]\w)",
+    r"(?![./-]\w)|"
+    # session 8: "error" as a label in other languages ("BŁĄD [KP-403]:", "ERRO [pacote]",
+    # "エラー:", "오류:", "Ошибка:", "Fehler:", "Erreur :")
+    rf"{_ML_ERROR}",
     _I,
 )
 _NEEDED = re.compile(
@@ -1576,6 +1601,50 @@ _N_ERROR: tuple[str, ...] = (
     "timed out",
     "deprecated",
     "known issue",
+    # session 8: the labels of ``_ML_ERROR`` (lower-cased needles)
+    "błąd",
+    "erro",
+    "fehler",
+    "erreur",
+    "fout",
+    "hata",
+    "lỗi",
+    "ошибка",
+    "помилка",
+    "chyba",
+    "fel",
+    "virhe",
+    "σφάλμα",
+    "خطأ",
+    "שגיאה",
+    "त्रुटि",
+    "エラー",
+    "오류",
+    "에러",
+    "错误",
+    "錯誤",
+    "失败",
+    "失敗",
+    "rozwiązanie",
+    "naprawić",
+    "solução",
+    "solución",
+    "lösung",
+    "solution",
+    "soluzione",
+    "oplossing",
+    "çözüm",
+    "giải pháp",
+    "решение",
+    "рішення",
+    "řešení",
+    "lösning",
+    "対処",
+    "해결",
+    "解决",
+    "解決",
+    "修复",
+    "समाधान",
 )
 
 
@@ -1846,6 +1915,18 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
             rest = seen[addr.end() : addr.end() + 300]
             if len(rest.strip()) >= 20 and not _ENGLISH.search(rest):
                 return 3, "hidden text addressed to an AI in another language", addr
+    if hidden and other and _foreign(seen):
+        # a hidden text in another language, addressed to no one we can read, that carries
+        # something risky we can read in any language: a dangerous command, a secret file, a
+        # switched-off check, a dependency from an arbitrary host, data sent to an address
+        risky = (
+            _DANGER_CMD.search(text)
+            or _SECRET_FILE.search(text)
+            or _INSECURE_RE.search(text)
+            or (_DESTINATION.search(text) and (_ML_OBJECT.search(text) or _ML_CONCEAL.search(text)))
+        )
+        if risky is not None:
+            return 3, "hidden text in another language with something risky", risky
     lazy = _Lazy(text)
     third = _THIRD_PERSON.search(text) if role else None
     if third and _NOT_SUBJECT.search(text, max(0, third.start() - 24), third.start()):
@@ -1937,6 +2018,10 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
     )
     if authority and (_MODAL.search(text) or strong or imperative) and demanded:
         return 3, "claims authority and demands compliance", authority
+    if scheme and _MNEMONIC.search(text, *_clause(text, scheme.start())):
+        scheme = (
+            None  # a memory aid: "a mnemonic … the first letter of each word matches a command"
+        )
     if scheme and "\n" not in text.strip() and _title_at(text, scheme.start()):
         scheme = None  # a title ("## Exercise 3: Decode an acrostic") orders nothing
     if scheme and (
@@ -1990,6 +2075,7 @@ _DISMISS = re.compile(
     _I,
 )
 _DROPDB_RE = re.compile(_DROPDB, _I)
+_INSECURE_RE = re.compile(_INSECURE, _I)
 _DESTROY_RE = re.compile(_DESTROY, _I)
 _AUTOMATED = re.compile(
     r"\b(?:automation|automated\s+\w+|bots?)\s+(?:should|must|needs?\s+to|can|may|(?:is|are)\s+"
@@ -2714,7 +2800,12 @@ def _code_switch(text: str) -> re.Match[str] | None:
     names a look-alike package (``typosquat``: "… requirements.txt の requests を requestss に置き換え
     …")."""
     squat = typosquat(text)
-    if _SECRET_FILE.search(text) is None and squat is None:
+    if (
+        _SECRET_FILE.search(text) is None
+        and squat is None
+        and _DANGER_CMD.search(text) is None
+        and _INSECURE_RE.search(text) is None
+    ):
         return None
     if "```" in text or "~~~" in text:
         text = fences_blanked(text)  # a shell block is code, no sentence of another language
@@ -2728,6 +2819,16 @@ def _code_switch(text: str) -> re.Match[str] | None:
     for m in foreign:  # a look-alike package named in a foreign sentence, English around or not
         if squat is not None and m.start() <= squat.start() < m.end():
             return squat
+    if english:
+        plain = _unprohibited(text)
+        for m in foreign:  # … or a dangerous command, a check switched off, outside a
+            if m.group().isascii():  # prohibition, in a sentence with letters English lacks
+                continue  # (terse English lists read as "foreign" by their function words)
+            risky = _DANGER_CMD.search(plain, m.start(), m.end()) or _INSECURE_RE.search(
+                plain, m.start(), m.end()
+            )
+            if risky is not None:
+                return risky
     if not english:
         return None
     for m in foreign:
