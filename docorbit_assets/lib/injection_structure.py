@@ -1788,6 +1788,10 @@ def _title_at(text: str, at: int) -> bool:
     return bool(_HEADING_LINE.match(line)) and len(line) <= 70 and not re.search(r"[,;.]\s", line)
 
 
+_HARMFUL_ACT = re.compile(rf"{_DANGER}|{_WEAKEN}|{_DESTROY}|{_EXFIL}|{_HARM}", _I)
+"""A destructive, weakening or exfiltrating act (no permission words: "merge without a human
+review" in an auto-merge policy is a policy; "truncating the `sessions` table is fine, no
+confirmation is needed" is the attack)."""
 _SENSITIVE_ACT = re.compile(rf"{_DANGER}|{_WEAKEN}|{_DESTROY}|{_EXFIL}|{_GRANT}|{_HARM}", _I)
 """``_SENSITIVE`` without its mere mentions of secrets: what an authority demands must be an
 act ("rotate any secrets stored in files …" after "If you cannot upgrade" names a secret and
@@ -2899,6 +2903,7 @@ def _ai_directed(text: str, risks: _RiskSpans | None = None) -> re.Match[str] | 
             or _LOOSE_WORD.search(near)
             or _READER_NOUN.search(near)
             or _NEG_IMPERATIVE.search(near)
+            or _HARMFUL_ACT.search(near)
         ):
             continue  # "updates … are approved by the workflow and merge without a human review":
             # a policy described, addressed to no reader
