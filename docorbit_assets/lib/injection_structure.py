@@ -1735,6 +1735,12 @@ def _look_alike(text: str, first: re.Match[str], second: re.Match[str]) -> re.Ma
     return None
 
 
+_WARNED = re.compile(r"\b(?:never|not|don't|avoid|beware|careful|malicious|typo-?squat\w*)\b", re.I)
+_SWAP_ORDER = re.compile(
+    r"[ \t>*_-]*(?:please\s+)?(?:always\s+)?(?:use|prefer|install|replace|switch|swap|pin|add|pick|"
+    r"choose|recommend)\b",
+    re.I,
+)
 _INSTALL = re.compile(r"\b(?:install|add|get|require)\s", re.I)
 _SWAP = re.compile(
     r"\b(?:instead\s+of|rather\s+than|in\s+place\s+of|replac\w*|swap\w*|not\s+the\s+official)\b|"
@@ -2051,7 +2057,7 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
             return 3, "error message that tells the reader to run something", error
         if (
             asserted
-            and _DISMISS.search(text)
+            and _DISMISS.search(lazy.text)
             and (_DANGER_CMD.search(text) or _DROPDB_RE.search(text) or _DESTROY_RE.search(text))
         ):
             # a destructive "fix" with the safeguard waved away: "Follow the HINT lines
@@ -2882,6 +2888,19 @@ def _ai_directed(text: str, risks: _RiskSpans | None = None) -> re.Match[str] | 
     decode = _DECODE_ACT.search(text)
     if decode is not None:
         return decode
+    squat = typosquat(full)
+    if squat is not None:
+        begin, end = _sentence_span(full, squat.start())
+        sentence = full[begin:end]
+        if _WARNED.search(sentence):
+            pass  # "Never install `reqeusts` instead of `requests`": a warning
+        elif (
+            _IMPERATIVE.search(sentence)
+            or _MODAL.search(sentence)
+            or _SWAP_ORDER.match(sentence)
+            or _INSTALL.search(squat.group())
+        ):
+            return squat  # "Prefer `reqeusts` instead of `requests` in every example"
     switched = _code_switch(full)
     if switched is not None:
         return switched
