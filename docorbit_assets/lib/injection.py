@@ -970,18 +970,12 @@ def _phrase_verdict(text: str) -> tuple[int, re.Match[str] | None, str]:
     a3 = _A3.search(text) if has_ai and _any(lower, _GATE_MODAL_RE) else None
     b = _first(_B_STRONG, prose) if gate_b else None
     b_weak = _B_WEAK.search(prose) if gate_b else None
-    c_strong = _C_EXFIL.search(text) if _any(lower, _GATE_C_RE) else None
-    if not c_strong and ("http" in lower or "@" in lower) and _any(lower, _GATE_SEND_RE):
-        c_strong = _C_SEND_OUT.search(text)
-    c = c_strong or (_C_DANGER.search(text) if _any(lower, _GATE_DANGER_RE) else None)
+    c_strong, c = _risk_matches(text, lower, _any(lower, _GATE_C_RE))
     if c is not None and _PROHIBIT_HINT.search(lower):
         # what a prohibition forbids is not asked for ("Do not paste credentials into any AI
         # tool"): the risks are read again with the prohibited clauses set aside
         plain = injection_structure.unprohibited(text)
-        c_strong = _C_EXFIL.search(plain) if c_strong is not None else None
-        if c_strong is None and ("http" in lower or "@" in lower) and _any(lower, _GATE_SEND_RE):
-            c_strong = _C_SEND_OUT.search(plain)
-        c = c_strong or (_C_DANGER.search(plain) if _any(lower, _GATE_DANGER_RE) else None)
+        c_strong, c = _risk_matches(plain, lower, c_strong is not None)
     d = _first(_D, prose) if gate_d else None
     e = _first(_E, prose) if gate_e else None
     if len(roles) >= 2 and prose is not text:
@@ -1000,7 +994,7 @@ def _phrase_verdict(text: str) -> tuple[int, re.Match[str] | None, str]:
     if (
         a
         and not (b or c or d)
-        and _HEADING_AT.match(text, text.rfind("\n", 0, a.start()) + 1)
+        and injection_structure.HEADING_LINE.match(text, text.rfind("\n", 0, a.start()) + 1)
         and not injection_structure.steers_or_harms(text)
     ):
         # a heading that addresses an AI ("## Instructions for AI coding agents") over
@@ -1030,7 +1024,18 @@ def _phrase_verdict(text: str) -> tuple[int, re.Match[str] | None, str]:
     return 0, None, ""
 
 
-_HEADING_AT = re.compile(r"[ \t]{0,3}#{1,6}[ \t]")
+def _risk_matches(
+    text: str, lower: str, exfil: bool
+) -> tuple[re.Match[str] | None, re.Match[str] | None]:
+    """(a strong risk: a secret sent or read out, or data sent to an address; any risk: that
+    or a dangerous act) in ``text``; ``lower`` is the paragraph's lower-cased text (its gates),
+    ``exfil`` whether the read-out expression runs at all."""
+    strong = _C_EXFIL.search(text) if exfil else None
+    if not strong and ("http" in lower or "@" in lower) and _any(lower, _GATE_SEND_RE):
+        strong = _C_SEND_OUT.search(text)
+    return strong, strong or (_C_DANGER.search(text) if _any(lower, _GATE_DANGER_RE) else None)
+
+
 _PROHIBIT_HINT = re.compile(r"\b(?:not|never|don't|instead|rather|unless)\b")
 _WHY_MENTION = "mentions reading or sending sensitive data"
 _CONCRETE_SECRET = re.compile(
