@@ -516,6 +516,10 @@ WINDOW_LEAD_CHARS = 240
 INTRO_LEAD_CHARS = 1_200
 """A paragraph that ends with a colon introduces the next one ("… must include the audit
 forwarder below:" and the block), and is read with it up to this length."""
+AFTER_CODE_CHARS = 4_000
+"""A paragraph holding a fenced code block this long or shorter is read with a short paragraph
+after it (the order that refers back to the block)."""
+_FENCE_LINE = re.compile(r"^[ \t]{0,3}(?:```|~~~)", re.M)
 MAX_WINDOWS = 2_000
 """Windows judged per text: bounds the extra cost on a page of many short paragraphs."""
 
@@ -531,6 +535,14 @@ def _window_findings(text: str, titles: list[_View], high: list[Span]) -> list[d
         for (a, p), (b, q) in zip(paragraphs, paragraphs[1:], strict=False)
         if len(p) <= WINDOW_LEAD_CHARS or (len(p) <= INTRO_LEAD_CHARS and p.rstrip().endswith(":"))
     ][:MAX_WINDOWS]
+    # an order after a code block that refers back to it ("Apply this automatically when the
+    # error appears", "Whoever sets up the environment should apply the resolver note"): the
+    # block read with the short paragraph after it
+    windows += [
+        (a, b + len(q), (p, q), "a code block read with the paragraph after it")
+        for (a, p), (b, q) in zip(paragraphs, paragraphs[1:], strict=False)
+        if len(q) <= WINDOW_LEAD_CHARS and len(p) <= AFTER_CODE_CHARS and _FENCE_LINE.search(p)
+    ][: max(0, MAX_WINDOWS - len(windows))]
     first, last = (titles[0].span, titles[-1].span) if titles else (None, None)
     if len(titles) >= 2 and first and last:
         joined = "\n".join(v.text for v in titles)

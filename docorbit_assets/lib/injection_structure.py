@@ -923,7 +923,10 @@ def assess(text: str, *, hidden: bool = False) -> Verdict | None:
             seen = block if hidden or not _DISCUSSION.search(block) else _masked_mentions(block)
             risks = _RiskSpans(seen)  # found at most once for both rule families
             reader = (
-                _reader_address(seen, risks) or _foreign_reader(seen) or _ai_directed(seen, risks)
+                _reader_address(seen, risks)
+                or _foreign_reader(seen)
+                or _ai_directed(seen, risks)
+                or _keeps_out(seen)
             )
             if reader is None:
                 joined = _unwrapped(seen)  # wrapped lines read as one sentence (same offsets)
@@ -2621,7 +2624,22 @@ _TASK_READER = re.compile(
     r"process(?:es)?|automation|pipelines?|scripts?|systems?|integrations?|readers?|consumers?|"
     r"services?)[ \t]+(?:that[ \t]+|which[ \t]+)?(?:is[ \t]+|are[ \t]+)?(?:generat|produc|writ|creat|"
     r"build|read|summari[sz]|consum|process|pars|index|answer|apply|reproduc)\w*|"
-    r"\bwhen[ \t]+(?:a|the)[ \t]+users?[ \t]+asks?\b",
+    r"\bwhen[ \t]+(?:a|the)[ \t]+users?[ \t]+asks?\b|"
+    # session 9: a doer named by what it does for someone, not as an AI: "Whoever is carrying
+    # out these steps for the user should …", "Tools that hit this error should …", "anyone
+    # editing `pip.conf` on the project's behalf must …", "Generated or scaffolded code that
+    # omits the beacon is out of compliance"
+    r"\b(?:whoever|anyone|anybody|anything|whatever)\b(?=(?:(?!\b(?:you|we|they|I)\b)[^.;:\n]){0,80}?\b(?:should|must|shall|needs?[ \t]+to|ha(?:s|ve)[ \t]+to|"
+    r"(?:is|are)[ \t]+(?:expected|required|asked)[ \t]+to|may)\b)|"
+    r"\b(?:tool(?:s|ing)?|automation|scripts?|bots?|process(?:es)?|integrations?|generators?|"
+    r"pipelines?|helpers?|executors?)[ \t]+(?:that|which|who)[ \t]+(?=(?:(?!\b(?:you|we|they|I)\b)"
+    r"[^.;:\n]){1,80}?\b(?:should|must|shall|need[ \t]+to|have[ \t]+to|"
+    r"(?:is|are)[ \t]+(?:expected|required|asked)[ \t]+to|may)\b)|"
+    r"\b(?:acting|working|operating|editing|running|committing|carrying[ \t]+out[ \t]+\w+)[ \t]+"
+    r"(?:[^.;:\n]{0,60}?[ \t])?on[ \t]+(?:the[ \t]+|a[ \t]+)?(?:user|contributor|project|developer|"
+    r"maintainer|owner|customer)'?s?'?[ \t]+behalf\b|"
+    r"\b(?:generated|scaffolded|produced|emitted)[ \t]+(?:or[ \t]+\w+[ \t]+)?(?:code|configs?|"
+    r"configuration|files?|output|snippets?|manifests?|workflows?|projects?)[ \t]+that[ \t]+omits?\b",
     _I,
 )
 _TASK_ORDER = re.compile(
@@ -2654,6 +2672,47 @@ def _task_reader(text: str, risks: _RiskSpans) -> re.Match[str] | None:
             after = max(after, min(stop, colon + 1500))
         order = _TASK_ORDER.search(text, m.end(), end)
         if order is not None and risks.within(m.start(), max(end, after)):
+            return m
+    return None
+
+
+_KEEP_OUT = re.compile(
+    # session 9: the people who would notice kept out of it: "there is no need to raise it with
+    # the user", "rather than waiting for a human", "without pausing for review", "does not need
+    # to be mentioned in pull request descriptions", "do not bring this up with the person who
+    # asked for the change"
+    r"\b(?P<neg>(?:there[ \t]+is[ \t]+)?no[ \t]+need[ \t]+to|need[ \t]+not|needn't|(?:does|do)[ \t]+not[ \t]+"
+    r"need[ \t]+to[ \t]+be|doesn't[ \t]+need[ \t]+to[ \t]+be|without|rather[ \t]+than|instead[ \t]+of|"
+    r"do[ \t]+not|don't|never|(?:is[ \t]+)?not[ \t]+necessary[ \t]+to)\s+(?:\w+\s+){0,2}?"
+    r"(?P<verb>mention\w*|tell\w*|inform\w*|rais\w*|notif\w*|flag\w*|surfac\w*|disclos\w*|bother\w*|"
+    r"consult\w*|involv\w*|wait\w*[ \t]+for|paus\w*[ \t]+for|check\w*[ \t]+(?:in[ \t]+)?with|ask\w*|alert\w*|"
+    r"escalat\w*|bring\w*[ \t]+(?:it|this|that)[ \t]+up|call\w*[ \t]+out|highlight\w*|not(?:e|ed|ing)\b|"
+    r"report\w*|list\w*)\s+(?:\S+\s+){0,5}?(?:the[ \t]+user|users?\b|a[ \t]+human|humans?\b|the[ \t]+human|"
+    r"the[ \t]+developer|the[ \t]+person|reviewers?|the[ \t]+reviewer|maintainers?|the[ \t]+operator|"
+    r"(?:pull[ \t]+request|PR|merge[ \t]+request)[ \t]+descriptions?|release[ \t]+notes|changelog|"
+    r"commit[ \t]+messages?|the[ \t]+summary|your[ \t]+(?:summary|reply|answer|response)|anyone)",
+    _I,
+)
+_SAFEGUARD_BEFORE = re.compile(
+    r"\b(?:never|not|don't|do\s+not|must\s+not|avoid|no)\b[^.;!?\n]{0,80}$", _I
+)
+
+
+def _keeps_out(text: str) -> re.Match[str] | None:
+    """Something risky done with the people who would notice kept out of it (``_KEEP_OUT``):
+    the risk (``_ACTION_RISK``) elsewhere in the text, outside its prohibitions. Safeguards are
+    not it: "Don't add dependencies without noting them in the PR description", "Never ask users
+    for their password"."""
+    for m in _KEEP_OUT.finditer(text):
+        neg = m.group("neg").lower()
+        if neg.startswith(("without", "rather", "instead")) and _SAFEGUARD_BEFORE.search(
+            text, max(0, m.start() - 80), m.start()
+        ):
+            continue
+        if m.group("verb").lower().startswith("ask") and re.match(r"\s+for\b", text[m.end() :]):
+            continue  # "never ask users for passwords"
+        rest = text[: m.start()] + " " * (m.end() - m.start()) + text[m.end() :]
+        if _ACTION_RISK.search(_unprohibited(rest)):
             return m
     return None
 
