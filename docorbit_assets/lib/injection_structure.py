@@ -891,7 +891,11 @@ _DISCUSSION = re.compile(
     r"提示注入|提示词注入|攻击者|攻擊者|防御|防禦|例如|プロンプトインジェクション|攻撃者|"
     r"프롬프트\s*인젝션|공격자|\b(?:injection\s+de\s+prompt|inyecci[oó]n\s+de\s+prompt|"
     r"attaquants?|atacantes?|Angreifer\w*|злоумышленник\w*|атакующ\w*|saldırgan\w*|"
-    r"napastnik\w*|aanvaller\w*)\b",
+    r"napastnik\w*|aanvaller\w*)\b|"
+    # session 9: a table whose header row speaks of attacks ("| Pattern | Example text | Why it
+    # is dangerous |"): its quoted cells are specimens
+    r"^[ \t]*\|[^\n]*\b(?:payloads?|attacks?|injections?|malicious|adversarial|exploits?|"
+    r"dangerous|threats?|red[-\s]team\w*)\b[^\n]*\|[ \t]*\n[ \t]*\|[ \t:|-]+\|",
     _I,
 )
 
@@ -901,6 +905,8 @@ def assess(text: str, *, hidden: bool = False) -> Verdict | None:
     """The strongest structural finding in one paragraph or carrier (see module docstring).
     Cached: a page repeats its navigation links and their titles."""
     text = _fold(text)
+    if _PROGRAM_AGENT.search(text):
+        text = _AGENT_WORD.sub(_program_word, text)  # "Start the agent" beside `ssh-agent -s`
     best: Verdict | None = None
     for offset, block in _blocks(text):
         found = _judge(block, hidden) if len(block) >= 12 else None
@@ -948,6 +954,21 @@ def assess(text: str, *, hidden: bool = False) -> Verdict | None:
             if rank == 3:
                 break
     return best
+
+
+_PROGRAM_AGENT = re.compile(
+    r"\b(?:ssh|gpg2?|gpg-connect|pageant|keyring|build|ci|monitoring|datadog|zabbix|puppet|"
+    r"jenkins|teamcity|bamboo|azure[-\s]pipelines|buildkite|user|dd|otel|collector)[-\s]agents?\b",
+    _I,
+)
+"""A program named agent (the SSH agent, a CI build agent, a monitoring agent): in a text that
+names one, "the agent" is that program."""
+_AGENT_WORD = re.compile(r"\b(?:the|an?|this|that)[ \t]+agents?\b", _I)
+
+
+def _program_word(m: re.Match[str]) -> str:
+    word = m.group()
+    return word[: word.lower().rindex("agent")] + "p" * (len(word) - word.lower().rindex("agent"))
 
 
 _ADVERB = re.compile(
