@@ -133,10 +133,16 @@ _AFTER_LABEL = (
     rf"\s*(?:also\s+)?{_VERBS}\b|the\s+user\s+(?:has|have|had)\s+(?:\w+\s+)?(?:authori[sz]ed|"
     rf"approved|allowed|permitted|asked|requested|consented)\b)"
 )
+_NOT_MODIFIER = (
+    r"(?!-(?:assisted|generated|written|authored|drafted|made|created|produced|aided|enabled|"
+    r"related|specific)\b)"
+)
+""""AI-assisted PRs:" labels pull requests, not an AI (session 9)."""
 _A_PATTERNS = (
     # a short label naming an AI, then a colon: "Note to AI assistants:", "LLM:", "AI readers:"
     re.compile(
-        rf"(?:^|(?<=[\n.!?>|#*\]])|(?<=\w:[ \t]))[^\n:：.!?\[\]()/'\"`=]{{0,60}}?\b{_AI}\b[^\n:：.!?\[\]()/'\"`=]{{0,30}}?"
+        rf"(?:^|(?<=[\n.!?>|#*\]])|(?<=\w:[ \t]))[^\n:：.!?\[\]()/'\"`=]{{0,60}}?\b{_AI}\b{_NOT_MODIFIER}"
+        rf"[^\n:：.!?\[\]()/'\"`=]{{0,30}}?"
         rf"[:：](?=\s*{_AFTER_LABEL})",
         _I | re.M,
     ),
@@ -543,6 +549,7 @@ def _window_findings(text: str, titles: list[_View], high: list[Span]) -> list[d
         for (a, p), (b, q) in zip(paragraphs, paragraphs[1:], strict=False)
         if len(q) <= WINDOW_LEAD_CHARS and len(p) <= AFTER_CODE_CHARS and _FENCE_LINE.search(p)
     ][: max(0, MAX_WINDOWS - len(windows))]
+    windows += _error_sections(text, paragraphs)[: max(0, MAX_WINDOWS - len(windows))]
     first, last = (titles[0].span, titles[-1].span) if titles else (None, None)
     if len(titles) >= 2 and first and last:
         joined = "\n".join(v.text for v in titles)
@@ -551,7 +558,9 @@ def _window_findings(text: str, titles: list[_View], high: list[Span]) -> list[d
         location = Span(start, end)
         if any(start <= h.start and h.end <= end for h in high):
             continue
-        if follow:
+        if follow == "section":
+            verdict, body = injection_structure.assess_error_section(lead), lead
+        elif follow:
             verdict = injection_structure.assess_pair(lead, follow)
             body = f"{lead}\n\n{follow}"
         else:
@@ -562,6 +571,36 @@ def _window_findings(text: str, titles: list[_View], high: list[Span]) -> list[d
         snippet = _evidence(body[max(0, verdict.start - 80) : verdict.end + 160])
         evidence = f"{verdict.why}: {carrier}: {snippet}"
         out.append(_finding("prompt_injection_suspected", 3, evidence, location))
+    return out
+
+
+SECTION_CHARS = 2_500
+"""A troubleshooting section this long or shorter is also read whole (see ``_error_sections``)."""
+
+
+def _error_sections(
+    text: str, paragraphs: list[tuple[int, str]]
+) -> list[tuple[int, int, tuple[str, str], str]]:
+    """Troubleshooting sections read whole: a fenced error message and, paragraphs later, the
+    "fix" (session 9: "Error saving credentials …" in one block, "Re-sync it by sending your
+    config:" and ``curl -d @- …`` in the next two). A section runs from a heading to the next
+    one; it is read when it is short, holds a fence and at least three paragraphs."""
+    out: list[tuple[int, int, tuple[str, str], str]] = []
+    group: list[tuple[int, str]] = []
+
+    def close() -> None:
+        if len(group) >= 3:
+            start, end = group[0][0], group[-1][0] + len(group[-1][1])
+            body = text[start:end]
+            if len(body) <= SECTION_CHARS and _FENCE_LINE.search(body):
+                out.append((start, end, (body, "section"), "a troubleshooting section read whole"))
+
+    for offset, para in paragraphs:
+        if injection_structure.HEADING_LINE.match(para) and group:
+            close()
+            group = []
+        group.append((offset, para))
+    close()
     return out
 
 
@@ -1011,6 +1050,15 @@ def _phrase_verdict(text: str) -> tuple[int, re.Match[str] | None, str]:
     ):
         # a heading that addresses an AI ("## Instructions for AI coding agents") over
         # ordinary conventions: an order only when what it asks for steers or harms
+        a = None
+    if (
+        a
+        and not (b or c or d)
+        and injection_structure.IF_YOU_ARE.search(a.group())
+        and injection_structure.ordinary(text)
+    ):
+        # "If you are an automated agent reading this: run `make check` before opening a PR":
+        # a project's note to its contributors' tools (session 9); an order only when it steers
         a = None
     if a and (b or c or d or (action_after(a) and not transcript)):
         # in a transcript ("User: … Assistant: Yes — …") a speaker's turn is no address: an
