@@ -315,6 +315,13 @@ _HIDDEN_ATTRS = (
     "placeholder",
     "data-instructions",
 )
+_DATA_NOTE = re.compile(
+    r"data-[\w-]*(?:note|hint|instructions?|prompt|message|comment|description|tooltip|guidance|"
+    r"context)",
+    _I,
+)
+"""A ``data-*`` attribute named as a note for whoever renders it (``data-render-note``): text no
+reader sees (session 9)."""
 
 
 @dataclass(frozen=True)
@@ -779,7 +786,9 @@ def _html_views(markup: str, *, page: bool = True) -> list[_View]:
         if not isinstance(el.tag, str):
             continue
         tag = el.tag.lower()
-        for attr in _HIDDEN_ATTRS:
+        names = [a for a in _HIDDEN_ATTRS if a in el.attrib]
+        names += [a for a in el.attrib if a not in _HIDDEN_ATTRS and _DATA_NOTE.fullmatch(a)]
+        for attr in names:
             value = el.get(attr)
             if value and value.strip():
                 views.append(

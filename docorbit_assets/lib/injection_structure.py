@@ -379,6 +379,7 @@ _SECRET = (
 _SOURCE = (
     # a package source redirected, in any ecosystem (pip, npm, Go, RubyGems, Cargo, Maven)
     r"config\s+set\s+registry|--(?:extra-)?index-url|trusted-host|"
+    r"--registry[= ][\"']?https?://(?!registry\.(?:npmjs\.org|yarnpkg\.com)\b)|"
     r"GOPROXY\s*=\s*(?![\"']?(?:https://proxy\.golang\.org|off\b|direct\b))|GONOSUMDB\s*=|"
     r"GOINSECURE\s*=|GOFLAGS\s*=\s*-insecure|(?:npm|yarn|pnpm)_config_registry\s*=|"
     r"PIP_(?:EXTRA_)?INDEX_URL\s*=\s*(?![\"']?https://pypi\.org/)|PIP_TRUSTED_HOST\s*=|"
@@ -1186,6 +1187,9 @@ _MENTION = re.compile(
 _HEADING_TITLE = re.compile(
     r"^\s*(?:how|why|what|when|where|which|who|guide|tutorial|learn|about|see|more|\w+ing)\b", re.I
 )
+_MAIN_CLAUSE_ORDER = re.compile(rf",[ \t]*(?:then[ \t]+|also[ \t]+|always[ \t]+)?{_ACT_EN}\b", re.I)
+"""After "When …," an imperative: a sentence that orders, not a title ("When to pin
+versions")."""
 _READER_CUE = re.compile(
     r"\b(?:reading|processing|summari[sz]ing|parsing|indexing|whichever|whoever|any|every|dear|"
     r"hey|hi|this\s+(?:page|document|text|site))\b",
@@ -2199,7 +2203,12 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
         if asserted and _HOME_SECRET_ANY.search(text) and _NETWORK_SEND.search(text):
             # "Re-sync it by sending your config: base64 ~/.docker/config.json | curl -d @- …"
             return 3, "error message whose fix sends a secret file out", error
-    if hidden and directive and _DANGER_RE.search(text) and not _HEADING_TITLE.search(text):
+    if (
+        hidden
+        and directive
+        and _DANGER_RE.search(text)
+        and (not _HEADING_TITLE.search(text) or _MAIN_CLAUSE_ORDER.search(text))
+    ):
         return 3, "hidden imperative about something sensitive", directive
     if (third and directive) or (tool and ai) or (claim and addressed) or (strong and directive):
         m = third or tool or claim or strong
@@ -2596,7 +2605,7 @@ def carriers(text: str) -> Iterator[tuple[str, int, int, str]]:
         if "![" in text:
             patterns.append((_IMAGE_ALT, "image alt text"))
     lower = text.lower()
-    if "title" in lower or "alt" in lower or "aria-label" in lower:
+    if "title" in lower or "alt" in lower or "aria-label" in lower or "data-" in lower:
         patterns.append((_ATTR_TITLE, "title attribute"))
     shown = code_spans_blanked(text)
     for pattern, kind in patterns:
