@@ -492,6 +492,9 @@ def _structural_findings(
             if verdict is None:
                 continue
             rank = verdict.rank
+            why = verdict.why
+            if rank == 3 and not view.hidden and _in_attack_section(view.text, offset, para):
+                rank, why = 2, f"{why} (in a section that discusses attacks)"
             if view.hidden and not injection_structure.project_bot_note(para):
                 rank = min(3, rank + 1)
             location: str | Span = view.span or view.location
@@ -511,11 +514,36 @@ def _structural_findings(
             evidence = _evidence(snippet)
             if view.carrier:
                 evidence = f"{view.carrier}: {evidence}"
-            out.append(_finding(kind, rank, f"{verdict.why}: {evidence}", location, view.line))
+            out.append(_finding(kind, rank, f"{why}: {evidence}", location, view.line))
             if len(out) >= MAX_FINDINGS_PER_VIEW:
                 return out
     out.extend(_window_findings(text, titles, high))
     return out[:MAX_FINDINGS_PER_VIEW]
+
+
+_ATTACK_SECTION = re.compile(
+    r"\b(?:prompt[-\s]injections?|injection\s+attacks?|attacks?|attackers?|adversar\w+|poison\w*|"
+    r"malicious|red[-\s]team\w*|jailbreak\w*|phishing|social[-\s]engineering|post-?mortem|"
+    r"untrusted|threat\s+model\w*|hidden[-\s]message)\b",
+    re.I,
+)
+HEADING_TEXT = re.compile(r"^[ \t]{0,3}#{1,6}[ \t]+([^\n]+)$", re.M)
+
+
+def _in_attack_section(text: str, offset: int, para: str) -> bool:
+    """``para`` (at ``offset`` of ``text``) sits under a heading that speaks of attacks ("###
+    Training module 4: hidden-message attacks", "## Reviewer checklist: untrusted content")
+    and, read with that heading, only quotes one (``quotes_an_attack``): a write-up's example
+    or checklist, kept below high (session 9). A paragraph that addresses an AI outside its
+    quotations is not covered."""
+    heading = None
+    for h in HEADING_TEXT.finditer(text, max(0, offset - 6000), offset + 200):
+        if h.start() > offset + min(len(para), 200):
+            break
+        heading = h.group(1)
+    if heading is None or not _ATTACK_SECTION.search(heading):
+        return False
+    return injection_structure.quotes_an_attack(f"## {heading}\n\n{para}")
 
 
 def _spanned(row: Mapping[str, Any]) -> bool:
@@ -574,6 +602,8 @@ def _window_findings(text: str, titles: list[_View], high: list[Span]) -> list[d
             verdict, body = injection_structure.assess(lead, hidden=False), lead
         if verdict is None or verdict.rank < 3:
             continue
+        if follow and _in_attack_section(text, start, body):
+            continue  # the paragraphs' own findings already say it, below high
         high.append(location)
         snippet = _evidence(body[max(0, verdict.start - 80) : verdict.end + 160])
         evidence = f"{verdict.why}: {carrier}: {snippet}"
@@ -1133,6 +1163,8 @@ def _assess_view(
     found: list[dict[str, Any]] = []
     for offset, para in paragraphs:
         rank, match, why = _assess_paragraph(para) if len(paragraphs) > 1 else _assess(para)
+        if rank == 3 and not view.hidden and _in_attack_section(view.text, offset, para):
+            rank, why = 2, f"{why} (in a section that discusses attacks)"
         if view.hidden and rank and not injection_structure.project_bot_note(para):
             rank = min(3, rank + 1)  # a hidden order counts more, but not a note for the docs bot
         location: str | Span = view.span or view.location

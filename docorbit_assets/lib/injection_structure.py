@@ -655,7 +655,9 @@ _PREAPPROVED = re.compile(
     r"holder|team)(?:'s|s'|’s)\s+(?:\w+\s+)?(?:approval|permission|consent|authori[sz]ation|"
     r"go-ahead|blessing|ok|sign-off)(?![ \t]+(?:choices?|records?|status|dialog|form|banner|screens?|"
     r"flows?|preferences?|settings?|ids?|api|management|requests?|prompts?|page|modal|step|"
-    r"history|state|fields?|flags?|events?|logs?|endpoints?|options?|tokens?\s+(?:is|are)))|(?:approval|permission|consent|authori[sz]ation|sign-off)\s+"
+    r"history|state|fields?|flags?|events?|logs?|endpoints?|options?|tokens?\s+(?:is|are))|"
+    r"[ \t]+(?:is|are|can|will|may|must|should)[ \t]+(?:be[ \t]+)?(?:stored|saved|kept|revoked|"
+    r"withdrawn|required|needed|requested|checked|verified|managed|remembered|cached))|(?:approval|permission|consent|authori[sz]ation|sign-off)\s+"
     r"(?:was|were|has\s+been|have\s+been|is|are)\s+(?:already\s+)?(?:recorded|granted|given|"
     r"logged|on\s+file|obtained|confirmed|received|provided)|\b(?:told|said\s+to|assured|"
     r"informed|confirmed\s+to)\s+(?:you|us|me)\b[^.;\n]{0,40}?\b(?:fine|ok|okay|allowed|"
@@ -2220,6 +2222,7 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
 _IF_YOU_ARE = re.compile(r"\b(?:if|when)\s+you(?:'re|\s+are)\b", _I)
 IF_YOU_ARE = _IF_YOU_ARE
 """A conditional self-identification ("If you are an automated agent reading this")."""
+_POINTS_ON = re.compile(r"\b(?:the\s+following|below|as\s+follows|these\s+(?:lines|steps))\b", _I)
 _NOT_ORDINARY = re.compile(
     r"\bcounts\s+as\s+(?:your\s+|an?\s+|the\s+user'?s\s+)?(?:approval|consent|permission|"
     r"authori[sz]ation|sign-?off)|\b(?:rather\s+than|instead\s+of)\s+(?:asking|checking|confirming|"
@@ -2236,6 +2239,8 @@ def ordinary(text: str) -> bool:
 def _ordinary(text: str) -> bool:
     """Nothing risky or steering outside the text's prohibitions: an owner's note to agents
     ("If you are an automated agent reading this: run `make check` before opening a PR")."""
+    if text.rstrip().endswith((":", "：")) or _POINTS_ON.search(text):
+        return False  # the order goes on in what follows ("add the following block: …")
     plain = _unprohibited(text)
     return not (
         _NOT_ORDINARY.search(text)
@@ -2343,7 +2348,7 @@ _EXHIBIT_TALK = re.compile(
 )
 _HEADING_TEXT = re.compile(r"^[ \t]{0,3}#{1,6}[ \t]+(.+)$", re.M)
 _INDENTED_FENCE = re.compile(r"[ \t]*(?:```|~~~)")
-_BLOCK_START = re.compile(r"[ \t]{0,3}(?:```|~~~|[-*+][ \t]|\d{1,3}[.)][ \t]|>|\|)")
+_BLOCK_START = re.compile(r"[ \t]{0,3}(?:```|~~~|[-*+][ \t]|\d{1,3}[.)][ \t]|>|\|)|(?: {4}|\t)\S")
 
 
 def exhibits(text: str) -> list[tuple[int, int]]:
@@ -3099,6 +3104,13 @@ def _code_switch(text: str, squat: re.Match[str] | None) -> re.Match[str] | None
     return None
 
 
+def _risky_outside_prohibitions(sentence: str) -> bool:
+    """A risk in ``sentence`` once its prohibitions are set aside: "Do not add dependencies
+    without mentioning them in your summary" forbids the concealment it names (session 9)."""
+    plain = _unprohibited(sentence)
+    return any(p.search(plain) for p in _RISKS)
+
+
 def _ai_directed(text: str, risks: _RiskSpans | None = None) -> re.Match[str] | None:
     """Session 7's structures (rounds 2-4): what only an AI has said to "you" (its system
     prompt, guidelines, replies, the code it generates) with something risky; an AI's rules
@@ -3115,7 +3127,7 @@ def _ai_directed(text: str, risks: _RiskSpans | None = None) -> re.Match[str] | 
     # risks above were found on the text with its code (a command in a code span is an object)
     for m in _AI_ONLY.finditer(text):
         begin, end = _sentence_span(text, m.start())
-        if risks.within(begin, end):
+        if risks.within(begin, end) and _risky_outside_prohibitions(full[begin:end]):
             return m
     for m in _SUSPEND.finditer(text):
         begin, end = _sentence_span(text, m.start())
@@ -3175,8 +3187,10 @@ def _ai_directed(text: str, risks: _RiskSpans | None = None) -> re.Match[str] | 
             continue  # "updates … are approved by the workflow and merge without a human review":
             # a policy described, addressed to no reader
         for g in _SIGNED.finditer(text, begin, min(len(text), m.end() + 200)):
-            if not _CONDITIONAL.search(text, max(0, g.start() - 40), g.start()) and not (
-                _NEEDED.search(text, max(0, g.start() - 40), g.start())
+            if (
+                not _CONDITIONAL.search(text, max(0, g.start() - 40), g.start())
+                and not _NEEDED.search(text, max(0, g.start() - 40), g.start())
+                and not _title_at(text, g.start())  # "## Tool approval modes" names a feature
             ):
                 return g
     return None
