@@ -2881,6 +2881,7 @@ def _keeps_out(text: str) -> re.Match[str] | None:
     the risk (``_ACTION_RISK``) elsewhere in the text, outside its prohibitions. Safeguards are
     not it: "Don't add dependencies without noting them in the PR description", "Never ask users
     for their password"."""
+    kept: list[re.Match[str]] = []
     for m in _KEEP_OUT.finditer(text):
         neg = m.group("neg").lower()
         if neg.startswith(("without", "rather", "instead")) and _SAFEGUARD_BEFORE.search(
@@ -2889,10 +2890,17 @@ def _keeps_out(text: str) -> re.Match[str] | None:
             continue
         if m.group("verb").lower().startswith("ask") and re.match(r"\s+for\b", text[m.end() :]):
             continue  # "never ask users for passwords"
-        rest = text[: m.start()] + " " * (m.end() - m.start()) + text[m.end() :]
-        if _ACTION_RISK.search(_unprohibited(rest)):
-            return m
-    return None
+        kept.append(m)
+        if len(kept) >= MAX_RISK_SPANS:
+            break
+    if not kept:
+        return None
+    # the risk outside every such phrase (their own negations would otherwise set the clause
+    # after them aside), read once for the text
+    chars = list(text)
+    for m in kept:
+        chars[m.start() : m.end()] = " " * (m.end() - m.start())
+    return kept[0] if _ACTION_RISK.search(_unprohibited("".join(chars))) else None
 
 
 def _reader_address(text: str, risks: _RiskSpans | None = None) -> re.Match[str] | None:
