@@ -527,7 +527,6 @@ _ATTACK_SECTION = re.compile(
     r"untrusted|threat\s+model\w*|hidden[-\s]message)\b",
     re.I,
 )
-HEADING_TEXT = re.compile(r"^[ \t]{0,3}#{1,6}[ \t]+([^\n]+)$", re.M)
 
 
 def _in_attack_section(text: str, offset: int, para: str) -> bool:
@@ -537,7 +536,7 @@ def _in_attack_section(text: str, offset: int, para: str) -> bool:
     or checklist, kept below high (session 9). A paragraph that addresses an AI outside its
     quotations is not covered."""
     heading = None
-    for h in HEADING_TEXT.finditer(text, max(0, offset - 6000), offset + 200):
+    for h in injection_structure.HEADING_TEXT.finditer(text, max(0, offset - 6000), offset + 200):
         if h.start() > offset + min(len(para), 200):
             break
         heading = h.group(1)
@@ -593,7 +592,7 @@ def _window_findings(text: str, titles: list[_View], high: list[Span]) -> list[d
         location = Span(start, end)
         if any(start <= h.start and h.end <= end for h in high):
             continue
-        if follow == "section":
+        if carrier == _SECTION_CARRIER:
             verdict, body = injection_structure.assess_error_section(lead), lead
         elif follow:
             verdict = injection_structure.assess_pair(lead, follow)
@@ -611,6 +610,7 @@ def _window_findings(text: str, titles: list[_View], high: list[Span]) -> list[d
     return out
 
 
+_SECTION_CARRIER = "a troubleshooting section read whole"
 SECTION_CHARS = 2_500
 """A troubleshooting section this long or shorter is also read whole (see ``_error_sections``)."""
 
@@ -630,7 +630,7 @@ def _error_sections(
             start, end = group[0][0], group[-1][0] + len(group[-1][1])
             body = text[start:end]
             if len(body) <= SECTION_CHARS and _FENCE_LINE.search(body):
-                out.append((start, end, (body, "section"), "a troubleshooting section read whole"))
+                out.append((start, end, (body, ""), _SECTION_CARRIER))
 
     for offset, para in paragraphs:
         if injection_structure.HEADING_LINE.match(para) and group:

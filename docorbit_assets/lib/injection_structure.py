@@ -1071,7 +1071,7 @@ def assess_error_section(text: str) -> Verdict | None:
     if error is None or _CONDITIONAL.search(text, max(0, error.start() - 40), error.start()):
         return None
     plain = _unprohibited(text)
-    if _HOME_SECRET_ANY.search(plain) and _NETWORK_SEND.search(plain):
+    if _HOME_SECRET.search(plain) and _NETWORK_SEND.search(plain):
         return Verdict(3, "error message whose fix sends a secret file out", *error.span())
     if _DISMISS.search(text) and (
         _INSECURE_RE.search(plain) or _DESTROY_RE.search(plain) or _DROPDB_RE.search(plain)
@@ -2202,7 +2202,7 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
             return 3, "error message whose destructive fix waves a safeguard away", error
         if asserted and _DANGER_CMD.search(text) and _URGENT.search(text):
             return 3, "error message that tells the reader to run something", error
-        if asserted and _HOME_SECRET_ANY.search(text) and _NETWORK_SEND.search(text):
+        if asserted and _HOME_SECRET.search(text) and _NETWORK_SEND.search(text):
             # "Re-sync it by sending your config: base64 ~/.docker/config.json | curl -d @- …"
             return 3, "error message whose fix sends a secret file out", error
     if (
@@ -2272,12 +2272,6 @@ _DISMISS = re.compile(
     _I,
 )
 _DROPDB_RE = re.compile(_DROPDB, _I)
-_HOME_SECRET_ANY = re.compile(
-    r"~/\.(?:ssh|aws|kube|gnupg|docker|azure|npmrc|netrc|git-credentials|pypirc|config/gh|"
-    r"config/gcloud)\b|\bid_(?:rsa|ed25519|ecdsa)\b(?!\.pub)|\.aws/credentials|"
-    r"\.docker/config\.json|/etc/(?:passwd|shadow|sudoers)",
-    _I,
-)
 _NETWORK_SEND = re.compile(
     r"\b(?:curl|wget|http|httpie|nc|ncat|Invoke-WebRequest|iwr|Invoke-RestMethod|irm)\b[^\n]{0,200}?"
     r"(?:\s-(?:d|F|T)\b|--data\w*|--upload-file|--form|-X\s*(?:POST|PUT)|--post-\w+|-Method\s+(?:Post|Put)|"
@@ -2347,6 +2341,8 @@ _EXHIBIT_TALK = re.compile(
     _I,
 )
 _HEADING_TEXT = re.compile(r"^[ \t]{0,3}#{1,6}[ \t]+(.+)$", re.M)
+HEADING_TEXT = _HEADING_TEXT
+"""An ATX heading line and its text (``injection`` reads the section a paragraph sits in)."""
 _INDENTED_FENCE = re.compile(r"[ \t]*(?:```|~~~)")
 _BLOCK_START = re.compile(r"[ \t]{0,3}(?:```|~~~|[-*+][ \t]|\d{1,3}[.)][ \t]|>|\|)|(?: {4}|\t)\S")
 
@@ -3350,7 +3346,8 @@ _ML_DISABLE = re.compile(
     _I,
 )
 _HOME_SECRET = re.compile(
-    r"~/\.(?:ssh|aws|kube|gnupg|docker|azure|npmrc|netrc|git-credentials|pypirc|\w+_history)\b|"
+    r"~/\.(?:ssh|aws|kube|gnupg|docker|azure|npmrc|netrc|git-credentials|pypirc|\w+_history|"
+    r"config/gh|config/gcloud)\b|\.docker/config\.json|"
     r"\bid_(?:rsa|ed25519|ecdsa)\b(?!\.pub)|\.aws/credentials|/etc/(?:passwd|shadow|sudoers)",
     _I,
 )
