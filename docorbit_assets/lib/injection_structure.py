@@ -1060,6 +1060,11 @@ def assess_pair(lead: str, follow: str) -> Verdict | None:
 _ITEM = re.compile(r"\n(?=[ \t]*(?:[-*+]|\d{1,3}[.)])[ \t])")
 
 
+def _sends_secret_file(text: str) -> bool:
+    """A secret file of the home and a network client that posts or uploads (an error "fix")."""
+    return _HOME_SECRET.search(text) is not None and _NETWORK_SEND.search(text) is not None
+
+
 def assess_error_section(text: str) -> Verdict | None:
     """A troubleshooting section read whole (an error message in one block, its "fix" in
     another): high only when the fix sends a secret file out, or does something dangerous or
@@ -1071,7 +1076,7 @@ def assess_error_section(text: str) -> Verdict | None:
     if error is None or _CONDITIONAL.search(text, max(0, error.start() - 40), error.start()):
         return None
     plain = _unprohibited(text)
-    if _HOME_SECRET.search(plain) and _NETWORK_SEND.search(plain):
+    if _sends_secret_file(plain):
         return Verdict(3, "error message whose fix sends a secret file out", *error.span())
     if _DISMISS.search(text) and (
         _INSECURE_RE.search(plain) or _DESTROY_RE.search(plain) or _DROPDB_RE.search(plain)
@@ -2202,7 +2207,7 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
             return 3, "error message whose destructive fix waves a safeguard away", error
         if asserted and _DANGER_CMD.search(text) and _URGENT.search(text):
             return 3, "error message that tells the reader to run something", error
-        if asserted and _HOME_SECRET.search(text) and _NETWORK_SEND.search(text):
+        if asserted and _sends_secret_file(text):
             # "Re-sync it by sending your config: base64 ~/.docker/config.json | curl -d @- …"
             return 3, "error message whose fix sends a secret file out", error
     if (
