@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import pickle
 import random
 import re
 import sys
@@ -72,6 +71,11 @@ def data(docs_root: Path) -> dict[str, list[Row]]:
     }
 
 
+def _encode(tok: Any, texts: list[str]) -> Any:
+    """One batch as the model reads it, in training and in scoring alike: the first 256 tokens."""
+    return tok(texts, truncation=True, max_length=256, padding=True, return_tensors="pt")
+
+
 def rules_only(d: dict[str, list[Row]], out: Path) -> None:
     sys.path.insert(0, str(ROOT))
     from docorbit_assets.lib.injection import annotate, max_severity
@@ -104,13 +108,7 @@ def train(d: dict[str, list[Row]], base: str, out: str, epochs: int) -> None:
         t0 = time.time()
         for i in range(0, len(rows), bs):
             batch = rows[i : i + bs]
-            enc = tok(
-                [b[0] for b in batch],
-                truncation=True,
-                max_length=256,
-                padding=True,
-                return_tensors="pt",
-            )
+            enc = _encode(tok, [b[0] for b in batch])
             loss = model(**enc, labels=torch.tensor([b[1] for b in batch])).loss
             loss.backward()
             torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
@@ -136,13 +134,7 @@ def score(d: dict[str, list[Row]], model_dir: str, rules_json: Path) -> None:
         out: list[float] = []
         with torch.no_grad():
             for i in range(0, len(texts), 32):
-                enc = tok(
-                    texts[i : i + 32],
-                    truncation=True,
-                    max_length=256,
-                    padding=True,
-                    return_tensors="pt",
-                )
+                enc = _encode(tok, texts[i : i + 32])
                 lg = model(**enc).logits
                 out += (lg[:, 1] - lg[:, 0]).tolist()
         return np.array(out)
@@ -188,10 +180,7 @@ def main() -> None:
     if not a.docs.is_dir():
         print(f"skipped: the kit's documentation is not at {a.docs}")
         return
-    cache = Path("/tmp/ft/data.pkl")
     d = data(a.docs)
-    cache.parent.mkdir(parents=True, exist_ok=True)
-    cache.write_bytes(pickle.dumps(d))
     if a.rules_only:
         rules_only(d, a.rules_json)
         return
