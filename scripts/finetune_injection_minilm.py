@@ -39,19 +39,33 @@ ROOT = Path(__file__).resolve().parent.parent
 SETS = ROOT / "fixtures" / "injection"
 
 Row = tuple[str, int, str, str, Any]
+DOCS_TRAIN = 2_000
+HARD_REPEAT = 8
+"""How often a hard negative (``--hard``) is seen per epoch."""
 
 
 def data(docs_root: Path) -> dict[str, list[Row]]:
     first = set((SETS / "FIRST_SIGHT").read_text().split())
+    held = first | set((SETS / "CALIBRATION").read_text().split())  # never trained on
     train: list[Row] = []
     test: list[Row] = []
     for f in sorted(SETS.glob("*.jsonl")):
         for line in f.read_text(encoding="utf-8").splitlines():
             r = json.loads(line)
             row = (r["text"], int(r["label"] == "injection"), f.stem, r["id"], r.get("kind"))
-            (test if f.stem in first else train).append(row)
+            if f.stem in first:
+                test.append(row)
+            elif f.stem not in held:
+                train.append(row)
     docs: list[Row] = []
-    for p in sorted(docs_root.rglob("*.md")):
+    pages = sorted(
+        p
+        for root in (docs_root, docs_root.parent / "llms")
+        if root.is_dir()
+        for p in root.rglob("*")
+        if p.suffix in (".md", ".mdx", ".txt") and p.name != "robots.txt"
+    )
+    for p in pages:
         buf = ""
         for para in re.split(r"\n\s*\n", p.read_text(errors="replace")):
             if len(buf) + len(para) > 1200 and buf:
@@ -80,12 +94,22 @@ def rules_only(d: dict[str, list[Row]], out: Path) -> None:
     sys.path.insert(0, str(ROOT))
     from docorbit_assets.lib.injection import annotate, max_severity
 
-    verdicts = {f"{r[3]}@{r[2]}": max_severity(annotate(r[0])) == "high" for r in d["test"]}
+    verdicts = {
+        f"{r[3]}@{r[2]}": max_severity(annotate(r[0], learned=False)) == "high" for r in d["test"]
+    }
     out.write_text(json.dumps(verdicts))
     print(f"rules: {sum(verdicts.values())} of {len(verdicts)} held-out passages high")
 
 
-def train(d: dict[str, list[Row]], base: str, out: str, epochs: int) -> None:
+def train(
+    d: dict[str, list[Row]],
+    base: str,
+    out: str,
+    epochs: int,
+    lr: float = 4e-5,
+    hard: list[str] | None = None,
+    sample: int | None = None,
+) -> None:
     import torch
     from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
@@ -94,9 +118,16 @@ def train(d: dict[str, list[Row]], base: str, out: str, epochs: int) -> None:
     torch.set_num_threads(2)
     tok = AutoTokenizer.from_pretrained(base)
     model = AutoModelForSequenceClassification.from_pretrained(base, num_labels=2)
-    rows = [(t, y) for t, y, *_ in d["train"]] + [(t, 0) for t, *_ in d["docs_train"]]
+    docs_train = list(d["docs_train"])
+    random.Random(11).shuffle(docs_train)  # at most DOCS_TRAIN real-doc passages: training time
+    rows = [(t, y) for t, y, *_ in d["train"]] + [(t, 0) for t, *_ in docs_train[:DOCS_TRAIN]]
+    if sample:  # a shorter pass: every injection, a sample of the benign rows
+        benign = [r for r in rows if not r[1]]
+        random.Random(5).shuffle(benign)
+        rows = [r for r in rows if r[1]] + benign[:sample]
+    rows += [(t, 0) for t in (hard or []) for _ in range(HARD_REPEAT)]
     rng.shuffle(rows)
-    opt = torch.optim.AdamW(model.parameters(), lr=4e-5, weight_decay=0.01)
+    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.01)
     bs = 16
     steps = epochs * ((len(rows) + bs - 1) // bs)
     sched = torch.optim.lr_scheduler.LambdaLR(
@@ -116,6 +147,9 @@ def train(d: dict[str, list[Row]], base: str, out: str, epochs: int) -> None:
             sched.step()
             opt.zero_grad()
         print(f"epoch {ep}: {time.time() - t0:.0f} s", flush=True)
+        if ep + 1 < epochs:  # a checkpoint per epoch, to score how many epochs are worth it
+            model.save_pretrained(f"{out}/epoch{ep + 1}")
+            tok.save_pretrained(f"{out}/epoch{ep + 1}")
     model.save_pretrained(out)
     tok.save_pretrained(out)
 
@@ -167,16 +201,81 @@ def score(d: dict[str, list[Row]], model_dir: str, rules_json: Path) -> None:
     print(f"rules alone: {ruled[y == 1].sum()}/{n_inj} inj, {ruled[y == 0].sum()}/{n_ben} benign")
 
 
+def export(model_dir: str, out: Path) -> None:
+    """The model as the product runs it: ONNX (input_ids, attention_mask, token_type_ids ->
+    logits), weights quantised to int8 by onnxruntime's dynamic quantisation; checked against
+    the float model on the held-out sets' passages (largest logit difference printed)."""
+    import numpy as np
+    import onnxruntime as ort
+    import torch
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+    from transformers import AutoModelForSequenceClassification, AutoTokenizer
+
+    torch.set_num_threads(2)
+    tok = AutoTokenizer.from_pretrained(model_dir)
+    model = AutoModelForSequenceClassification.from_pretrained(model_dir).eval()
+    model.config.return_dict = False
+    enc = _encode(tok, ["a sample passage", "another, longer sample passage to export"])
+    fp32 = out.with_suffix(".fp32.onnx")
+    names = ["input_ids", "attention_mask", "token_type_ids"]
+    axes = {n: {0: "batch", 1: "tokens"} for n in names}
+    torch.onnx.export(
+        model,
+        (enc["input_ids"], enc["attention_mask"], enc["token_type_ids"]),
+        str(fp32),
+        input_names=names,
+        output_names=["logits"],
+        dynamic_axes={**axes, "logits": {0: "batch"}},
+        opset_version=17,
+        dynamo=False,
+    )
+    quantize_dynamic(str(fp32), str(out), weight_type=QuantType.QInt8, per_channel=True)
+    fp32.unlink()
+    session = ort.InferenceSession(str(out), providers=["CPUExecutionProvider"])
+    texts = [r[0] for r in data_sets_for_check()][:200]
+    worst = 0.0
+    for i in range(0, len(texts), 16):
+        e = _encode(tok, texts[i : i + 16])
+        with torch.no_grad():
+            ref = model(**e)[0].numpy()
+        got = session.run(None, {n: e[n].numpy() for n in names})[0]
+        worst = max(worst, float(np.abs((ref[:, 1] - ref[:, 0]) - (got[:, 1] - got[:, 0])).max()))
+    print(f"exported {out} ({out.stat().st_size / 1e6:.1f} MB); largest logit change {worst:.3f}")
+
+
+def data_sets_for_check() -> list[Row]:
+    rows: list[Row] = []
+    for f in sorted(SETS.glob("*.jsonl")):
+        for line in f.read_text(encoding="utf-8").splitlines():
+            r = json.loads(line)
+            rows.append((r["text"], int(r["label"] == "injection"), f.stem, r["id"], None))
+    return rows
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--docs", type=Path, default=ROOT.parent / "shared" / "data" / "docs")
     ap.add_argument("--base", help="the float all-MiniLM-L6-v2 folder")
     ap.add_argument("--out", default="/tmp/ft/model")
     ap.add_argument("--epochs", type=int, default=2)
+    ap.add_argument("--lr", type=float, default=4e-5, help="peak learning rate")
+    ap.add_argument(
+        "--hard",
+        type=Path,
+        help="a JSON list of training-side benign texts the model scores high (hard negatives)",
+    )
+    ap.add_argument("--sample", type=int, help="benign training rows to sample per run")
     ap.add_argument("--rules-json", type=Path, default=Path("/tmp/ft/rules_test.json"))
     ap.add_argument("--rules-only", action="store_true")
     ap.add_argument("--score-only", action="store_true")
+    ap.add_argument(
+        "--no-score", action="store_true", help="train only (score the ONNX export instead)"
+    )
+    ap.add_argument("--export", type=Path, help="write the trained model as int8 ONNX here")
     a = ap.parse_args()
+    if a.export:
+        export(a.out, a.export)
+        return
     if not a.docs.is_dir():
         print(f"skipped: the kit's documentation is not at {a.docs}")
         return
@@ -185,8 +284,10 @@ def main() -> None:
         rules_only(d, a.rules_json)
         return
     if not a.score_only:
-        train(d, a.base, a.out, a.epochs)
-    score(d, a.out, a.rules_json)
+        hard = json.loads(a.hard.read_text()) if a.hard else None
+        train(d, a.base, a.out, a.epochs, a.lr, hard, a.sample)
+    if not a.no_score:
+        score(d, a.out, a.rules_json)
 
 
 if __name__ == "__main__":

@@ -73,7 +73,7 @@ from typing import Any
 
 from lxml import etree
 
-from docorbit_assets.lib import injection_structure
+from docorbit_assets.lib import injection_classifier, injection_structure
 
 __all__ = [
     "MAX_SCAN_CHARS",
@@ -384,14 +384,18 @@ class _View:
     line: int | None = None  # its line in the page HTML, for HTML carriers
 
 
-def annotate(text: str, *, html: str | None = None) -> list[dict[str, Any]]:
+def annotate(text: str, *, html: str | None = None, learned: bool = True) -> list[dict[str, Any]]:
     """Security annotations for ``text`` (and the page ``html`` it came from, if any).
 
     Locations: ``text[a:b]`` are character offsets into ``text`` (findings of the visible
     reading are mapped back through the removed invisible characters); HTML carriers say
     which node and its source ``line``; ``html[a:b]`` are offsets into ``html``. At most
     ``MAX_SCAN_CHARS`` of each are scanned; the rest is reported as a ``not_scanned``
-    annotation, never skipped silently."""
+    annotation, never skipped silently.
+
+    ``learned`` (the default) reads the rules' findings again with the fine-tuned classifier
+    (``injection_classifier.review``: a high it reads as benign prose becomes medium, a window
+    it scores high is added); ``False`` gives the rules alone (for measuring them)."""
     found: list[dict[str, Any]] = []
     if len(text) > MAX_SCAN_CHARS:
         found.append(_not_scanned("text", len(text)))
@@ -430,7 +434,10 @@ def annotate(text: str, *, html: str | None = None) -> list[dict[str, Any]]:
             continue
         found.extend(_assess_view(view, omap))
     found.extend(_structural_findings(text, views, omap, found))
-    return _dedupe(_quoted_exhibits(text, found))
+    found = _quoted_exhibits(text, found)
+    if learned:
+        found = injection_classifier.review(text, found)
+    return _dedupe(found)
 
 
 def _quoted_exhibits(text: str, found: list[dict[str, Any]]) -> list[dict[str, Any]]:

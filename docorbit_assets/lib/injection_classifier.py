@@ -1,0 +1,260 @@
+"""A fine-tuned passage classifier for prompt injection: the learned half of ``annotate()``.
+
+Contract:
+  - ``windows(text) -> list[(start, end)]``: what is scored, as offsets into ``text``: whole
+    paragraphs (split on blank lines) packed in order into windows of at most ``WINDOW_CHARS``
+    characters, the size of the passages the model was trained on; a longer paragraph is cut at
+    line ends (or, with none, every ``WINDOW_CHARS`` characters). A short last window is read
+    with the paragraphs before it (the windows then overlap); a window of fewer than
+    ``MIN_WINDOW_CHARS`` is not scored, so a text that short is left to the rules alone. Code
+    fences are not special: an attack inside a fenced block is still an attack. At most
+    ``MAX_WINDOWS`` windows per text.
+  - ``logits(texts) -> list[float]``: the model's injection logit (logit of "injection" minus
+    logit of "benign") per text, from its first ``MAX_TOKENS`` WordPiece tokens. Deterministic
+    in one environment; repeated texts are answered from a per-process cache.
+  - ``review(text, found) -> list[dict]``: the rules' annotation rows (``injection.Annotation.row()``
+    shape) read again: a rules ``high`` with a span in ``text`` whose overlapping windows all
+    score below ``LOW_LOGIT`` becomes ``suspicious_instruction`` / ``medium`` (kept, with the
+    logit in its evidence: the classifier reads the passage as prose about an attack, not as
+    one); then every window scoring at least ``HIGH_LOGIT`` that no remaining high overlaps
+    adds a ``prompt_injection_suspected`` / ``high`` row whose evidence begins
+    ``learned_classifier (logit=…)``. Rows without a span (HTML carriers the text does not
+    hold) are never demoted: the classifier did not read them.
+  - The model is ``data/injection_minilm_int8.onnx``, all-MiniLM-L6-v2 fine-tuned as a
+    two-class sequence classifier and quantised to int8 (``scripts/finetune_injection_minilm.py``;
+    provenance and figures in docs/security.md, "Session 11"); its tokenizer is the vendored
+    ``docorbit_serve/data/minilm_tokenizer.json``. Both are checked against their SHA-256 before
+    first use; a missing or altered file raises ``InjectionClassifierError``
+    (``DocOrbitError``, code ``injection_model_unavailable``). Nothing is downloaded.
+
+Why a fine-tuned encoder and not more rules or a frozen embedding: on fresh authors' passages,
+written by people who never saw the rules, every rule round and every head on frozen features
+carried 0-1 passages over the rules (docs/security.md, sessions 5-9); fine-tuning the whole
+encoder is the first signal measured to carry (session 10), and it needs no PyTorch at run
+time: onnxruntime, already a dependency, runs the int8 graph (~25 ms a window on 2 cores).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import threading
+from collections.abc import Sequence
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from docorbit_serve.errors import DocOrbitError
+
+__all__ = [
+    "HIGH_LOGIT",
+    "MAX_TOKENS",
+    "MAX_WINDOWS",
+    "MIN_WINDOW_CHARS",
+    "MODEL_SHA256",
+    "WINDOW_CHARS",
+    "InjectionClassifierError",
+    "LOW_LOGIT",
+    "logits",
+    "review",
+    "session_for",
+    "windows",
+]
+
+MODEL_SHA256 = "19a0a14b40a8a5d57bf2582e04ab46487baa22947f28567d4ed7a0e4045d0ef5"
+_TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
+HIGH_LOGIT = 1.09
+"""A window at or above this logit is high, whatever the rules say."""
+LOW_LOGIT = -5.03
+"""A rules high whose windows all score below this is demoted to medium. Both thresholds were
+fixed on the calibration sets and held-out real docs before the first-sight sets were scored
+(``scripts/eval_injection_classifier.py``; docs/security.md, "Session 11")."""
+MAX_TOKENS = 256
+"""Tokens read of a window, as in training."""
+WINDOW_CHARS = 1_200
+"""Characters per window at most, as the training passages."""
+MIN_WINDOW_CHARS = 300
+"""A window shorter than this is not scored: the model was trained on passages of 300-1,200
+characters and misreads single sentences both ways (a short text is left to the rules)."""
+MAX_WINDOWS = 2_000
+"""Windows scored per text (2.4 MB of text); ``annotate`` scans at most 2 MB."""
+BATCH = 16
+_CACHE_SIZE = 8_192
+_PARAGRAPH = re.compile(r"\n[ \t]*\n")
+_lock = threading.Lock()
+_cache: dict[str, float] = {}
+
+
+class InjectionClassifierError(DocOrbitError):
+    """The injection classifier's model or tokenizer is missing, altered or cannot run."""
+
+    code = "injection_model_unavailable"
+
+
+def _checked(path: Path, sha256: str) -> bytes:
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise InjectionClassifierError(f"cannot read {path}: {e}") from e
+    if hashlib.sha256(data).hexdigest() != sha256:
+        raise InjectionClassifierError(f"{path} does not match its pinned SHA-256")
+    return data
+
+
+@cache
+def _tokenizer() -> Any:
+    """The vendored MiniLM WordPiece tokenizer, checked, read once per process."""
+    try:
+        from tokenizers import Tokenizer
+    except ImportError as e:  # pragma: no cover - a dependency
+        raise InjectionClassifierError(f"a package is missing ({e.name})") from e
+    tok_path = resources.files("docorbit_serve") / "data" / "minilm_tokenizer.json"
+    tok = Tokenizer.from_str(_checked(Path(str(tok_path)), _TOKENIZER_SHA256).decode())
+    tok.enable_truncation(MAX_TOKENS)
+    tok.enable_padding(pad_id=0, pad_token="[PAD]")  # noqa: S106 - a token name
+    return tok
+
+
+def session_for(model: bytes | str) -> Any:
+    """An onnxruntime session for a model (bytes or a path), set up as the product runs it."""
+    try:
+        import onnxruntime as ort
+    except ImportError as e:  # pragma: no cover - a dependency
+        raise InjectionClassifierError(f"a package is missing ({e.name})") from e
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = max(1, min(4, os.cpu_count() or 1))
+    opts.inter_op_num_threads = 1
+    opts.log_severity_level = 3
+    opts.enable_cpu_mem_arena = False
+    try:
+        return ort.InferenceSession(model, opts, providers=["CPUExecutionProvider"])
+    except Exception as e:  # onnxruntime raises its own exception types
+        raise InjectionClassifierError(f"the injection model cannot be loaded: {e}") from e
+
+
+@cache
+def _model() -> tuple[Any, Any]:
+    """(onnxruntime session, tokenizer), loaded once per process."""
+    with _lock:
+        tok = _tokenizer()
+        path = resources.files("docorbit_assets") / "data" / "injection_minilm_int8.onnx"
+        return session_for(_checked(Path(str(path)), MODEL_SHA256)), tok
+
+
+def logits(texts: Sequence[str]) -> list[float]:
+    """The injection logit of each text (module docstring)."""
+    todo = sorted({t for t in texts if t not in _cache}, key=len)
+    if todo:
+        session, tok = _model()
+        for start in range(0, len(todo), BATCH):
+            batch = todo[start : start + BATCH]
+            encs = tok.encode_batch([t[: MAX_TOKENS * 12] for t in batch])
+            ids = np.array([e.ids for e in encs], dtype=np.int64)
+            mask = np.array([e.attention_mask for e in encs], dtype=np.int64)
+            out = session.run(
+                None,
+                {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)},
+            )[0]
+            if len(_cache) + len(batch) > _CACHE_SIZE:
+                _cache.clear()
+            for t, row in zip(batch, out, strict=True):
+                _cache[t] = float(row[1] - row[0])
+    return [_cache[t] for t in texts]
+
+
+def _pieces(text: str, a: int, b: int) -> list[tuple[int, int]]:
+    """``text[a:b]`` cut into spans of at most ``WINDOW_CHARS``, at line ends where it can."""
+    out: list[tuple[int, int]] = []
+    while b - a > WINDOW_CHARS:
+        cut = text.rfind("\n", a + 1, a + WINDOW_CHARS)
+        cut = cut if cut > a else a + WINDOW_CHARS
+        out.append((a, cut))
+        a = cut
+    out.append((a, b))
+    return out
+
+
+def windows(text: str) -> list[tuple[int, int]]:
+    """Paragraphs packed into windows of at most ``WINDOW_CHARS`` (module docstring)."""
+    paras: list[tuple[int, int]] = []
+    start = 0
+    for m in _PARAGRAPH.finditer(text):
+        paras.append((start, m.start()))
+        start = m.end()
+    paras.append((start, len(text)))
+    out: list[tuple[int, int]] = []
+    cur: tuple[int, int] | None = None
+    for a, b in paras:
+        if not text[a:b].strip():
+            continue
+        for piece in _pieces(text, a, b):
+            if cur is not None and piece[1] - cur[0] <= WINDOW_CHARS:
+                cur = (cur[0], piece[1])
+                continue
+            if cur is not None:
+                out.append(cur)
+            cur = piece
+        if len(out) >= MAX_WINDOWS:
+            break
+    if cur is not None:
+        out.append(cur)
+    if out and out[-1][1] - out[-1][0] < MIN_WINDOW_CHARS and len(out) > 1:
+        # a short last window is read with the paragraphs before it, up to the window size
+        end = out[-1][1]
+        starts = [a for a, _ in paras if a < out[-1][0] and end - a <= WINDOW_CHARS]
+        out[-1] = (min(starts, default=out[-1][0]), end)
+    return [w for w in out if w[1] - w[0] >= MIN_WINDOW_CHARS][:MAX_WINDOWS]
+
+
+def _overlaps(a: int, b: int, span: tuple[int, int]) -> bool:
+    return a < span[1] and span[0] < b
+
+
+def review(text: str, found: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The rules' rows of ``text`` read again with the classifier (module docstring): a high
+    whose windows all score below ``LOW_LOGIT`` becomes medium (kept, said why); every window at
+    or above ``HIGH_LOGIT`` that no remaining high overlaps adds a high row."""
+    spans = windows(text)
+    if not spans:
+        return found
+    scores = logits([text[a:b] for a, b in spans])
+    out: list[dict[str, Any]] = []
+    covered: list[tuple[int, int]] = []
+    for row in found:
+        a, b = row.get("start"), row.get("end")
+        if row["severity"] == "high" and a is not None and b is not None:
+            z = max(
+                (z for w, z in zip(spans, scores, strict=True) if _overlaps(a, b, w)), default=None
+            )
+            if z is not None and z < LOW_LOGIT:
+                row = {
+                    **row,
+                    "severity": "medium",
+                    "type": "suspicious_instruction",
+                    "evidence": f"{row['evidence']} (the learned classifier reads the passage "
+                    f"as benign: logit={z:.2f})",
+                }
+            else:
+                covered.append((a, b))
+        out.append(row)
+    for (a, b), z in zip(spans, scores, strict=True):
+        if z < HIGH_LOGIT or any(_overlaps(a, b, c) for c in covered):
+            continue
+        evidence = " ".join(text[a:b].split())[:240]
+        out.append(
+            {
+                "type": "prompt_injection_suspected",
+                "severity": "high",
+                "evidence": f"learned_classifier (logit={z:.2f}): {evidence}",
+                "location": f"text[{a}:{b}]",
+                "start": a,
+                "end": b,
+                "near": None,
+                "line": None,
+            }
+        )
+    return out

@@ -1,0 +1,239 @@
+"""The fine-tuned injection classifier as the product runs it: threshold calibration and figures.
+
+Usage::
+
+    .venv/bin/python scripts/eval_injection_classifier.py [--model M.onnx] [--calibrate SETS]
+        [--test SETS] [--high H] [--low L]
+
+Every passage is scored as ``annotate()`` scores it: the rules alone
+(``annotate(text, learned=False)``) and the classifier's logits over the passage's windows
+(``injection_classifier.windows`` / ``logits``). A passage is high when a window reaches
+``HIGH_LOGIT``, or when a rules high has an overlapping window at or above ``LOW_LOGIT``
+(below it, ``review`` demotes the high to medium): ``passage_scores`` / ``decide``.
+
+- **Real documentation** (benign): the pages of the kit (``../shared/data/docs`` and
+  ``../shared/data/llms``) that ``scripts/finetune_injection_minilm.py`` did *not* train on
+  (its held-out half, split by page), cut into the product's windows.
+- **Calibration sets** (``--calibrate``, default the ``CALIBRATION`` file beside the sets):
+  written by fresh authors, never trained on, not test sets. ``HIGH_LOGIT`` is the highest
+  logit of any held-out benign text (the calibration benign passages and the windows of the
+  held-out pages) plus ``MARGIN``; the training side's benign passages and pages are reported,
+  not used (a model scores its own training data too well or, for the few it never fits,
+  badly); ``LOW_LOGIT`` is
+  the candidate that maximises calibration recall minus twice the benign false-alarm rate
+  with no training-side benign passage high (``--high`` / ``--low`` override them).
+- **Test sets** (``--test``, default ``FIRST_SIGHT``): scored once both are fixed.
+
+Without ``../shared/data`` it prints one line and stops.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from docorbit_assets.lib import injection_classifier as ic  # noqa: E402
+from docorbit_assets.lib.injection import annotate  # noqa: E402
+
+SETS_DIR = ROOT / "fixtures" / "injection"
+MARGIN = 1.0
+"""Logits added above the highest held-out benign logit: room for text the sets lack."""
+
+
+def _names(arg: str | None, default_file: str) -> list[str]:
+    if arg:
+        return arg.split(",")
+    path = SETS_DIR / default_file
+    return path.read_text(encoding="utf-8").split() if path.is_file() else []
+
+
+def _rows(name: str) -> list[dict]:
+    path = SETS_DIR / f"{name}.jsonl"
+    return [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
+
+
+def _use_model(path: Path) -> None:
+    """Score with the ONNX file at ``path`` instead of the shipped one (an experiment)."""
+    session, tok = ic.session_for(str(path)), ic._tokenizer()  # the pinned tokenizer
+    ic._model = lambda: (session, tok)  # type: ignore[assignment]
+    ic._cache.clear()
+
+
+def _disk_cache(model: Path | None) -> Path:
+    """Logits already computed for this model file (re-runs skip the real-doc windows)."""
+    import hashlib
+
+    path = model or ROOT / "docorbit_assets" / "data" / "injection_minilm_int8.onnx"
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+    return Path("/tmp") / f"docorbit-injection-logits-{digest}.json"
+
+
+def passage_scores(rows: list[dict]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per passage: (rules high, largest window logit, the logit a rules high is judged by).
+
+    The third is the largest, over the rules' high findings, of the largest logit of the windows
+    overlapping it (``+inf`` for a high without a span: never demoted; ``-inf`` with no rules
+    high). A passage is high when the second reaches ``HIGH_LOGIT`` or the third ``LOW_LOGIT``:
+    what ``injection_classifier.review`` decides."""
+    ruled, best, kept = [], [], []
+    for r in rows:
+        text = r["text"]
+        spans = ic.windows(text)
+        zs = ic.logits([text[a:b] for a, b in spans])
+        highs = [a for a in annotate(text, learned=False) if a["severity"] == "high"]
+        judged = -np.inf
+        for a in highs:
+            if a.get("start") is None or a.get("end") is None:
+                judged = np.inf
+                continue
+            over = [
+                z for w, z in zip(spans, zs, strict=True) if a["start"] < w[1] and w[0] < a["end"]
+            ]
+            judged = max(judged, max(over) if over else np.inf)
+        ruled.append(bool(highs))
+        best.append(max(zs, default=-np.inf))
+        kept.append(judged)
+    return np.array(ruled), np.array(best), np.array(kept)
+
+
+def decide(
+    ruled: np.ndarray, best: np.ndarray, kept: np.ndarray, hi: float, lo: float
+) -> np.ndarray:
+    return (best >= hi) | (ruled & (kept >= lo))
+
+
+def real_doc_windows(kit: Path) -> tuple[list[str], list[str]]:
+    """The product's windows of the kit's pages: (the pages the model never trained on, the
+    pages of its training half). Both are benign; the threshold stays above every window."""
+    from finetune_injection_minilm import data
+
+    d = data(kit / "docs")
+    halves: list[list[str]] = []
+    for part in ("docs_val", "docs_train"):
+        texts: list[str] = []
+        for page in sorted({r[3] for r in d[part]}):
+            text = Path(page).read_text(errors="replace")
+            texts.extend(text[a:b] for a, b in ic.windows(text))
+        halves.append(texts)
+    return halves[0], halves[1]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--kit", type=Path, default=ROOT.parent / "shared" / "data")
+    ap.add_argument("--model", type=Path, help="an ONNX file to score instead of the shipped one")
+    ap.add_argument("--calibrate", help="comma-separated set names (default: CALIBRATION)")
+    ap.add_argument("--test", help="comma-separated set names (default: FIRST_SIGHT; none)")
+    ap.add_argument("--high", type=float, help="HIGH_LOGIT to use instead of calibrating it")
+    ap.add_argument("--low", type=float, help="LOW_LOGIT to use instead of calibrating it")
+    a = ap.parse_args()
+    if not (a.kit / "docs").is_dir():
+        print(f"skipped: the kit's documentation is not at {a.kit / 'docs'}")
+        return
+    if a.model:
+        _use_model(a.model)
+    ic._CACHE_SIZE = 10**7  # type: ignore[misc]  # keep every logit of this run
+    cache = _disk_cache(a.model)
+    if cache.is_file():
+        ic._cache.update(json.loads(cache.read_text()))
+    t0 = time.time()
+    held_docs, train_docs = real_doc_windows(a.kit)
+    docs = np.array(ic.logits(held_docs))
+    seen_docs = np.array(ic.logits(train_docs))
+    print(
+        f"real-doc windows: {len(docs)} of held-out pages (highest logit {docs.max():.2f}), "
+        f"{len(seen_docs)} of training-half pages (highest {seen_docs.max():.2f}); scored in "
+        f"{time.time() - t0:.0f} s"
+    )
+    cal_names = _names(a.calibrate, "CALIBRATION")
+    test_names = [] if a.test == "none" else _names(a.test, "FIRST_SIGHT")
+    listed = set((SETS_DIR / "SETS").read_text(encoding="utf-8").split())
+    first_sight = set(_names(None, "FIRST_SIGHT")) | set(test_names)  # never calibrated on
+    train_names = [  # the benign passages the product's test keeps below high
+        f.stem
+        for f in sorted(SETS_DIR.glob("*.jsonl"))
+        if f.stem in listed and f.stem not in cal_names and f.stem not in first_sight
+    ]
+    cal = [r for n in cal_names for r in _rows(n)]
+    cal_ruled, cal_best, cal_kept = passage_scores(cal)
+    cal_y = np.array([r["label"] == "injection" for r in cal])
+    train_benign = [r for n in train_names for r in _rows(n) if r["label"] != "injection"]
+    tb_ruled, tb_best, tb_kept = passage_scores(train_benign)
+    benign_max = max(docs.max(initial=-99.0), cal_best[~cal_y].max(initial=-99.0))
+    hi = a.high if a.high is not None else benign_max + MARGIN
+    print(
+        f"highest benign logit: real docs {docs.max(initial=-99):.2f}, calibration benign "
+        f"{cal_best[~cal_y].max(initial=-99):.2f}, training-side benign {tb_best.max():.2f} "
+        f"-> HIGH_LOGIT {hi:.2f}"
+    )
+    for q in (0.999, 0.9999):
+        print(f"  real docs {q:.2%} quantile {np.quantile(docs, q):.2f}")
+    # LOW_LOGIT: the candidate that maximises recall - 2 x benign false-alarm rate on the
+    # calibration sets (a false alarm weighs twice a miss), with no training-side benign high.
+    grid = sorted({-np.inf, *np.round(cal_kept[np.isfinite(cal_kept)] + 1e-3, 3)})
+    best_lo, best_j = -np.inf, -np.inf
+    print("calibration LOW_LOGIT grid: lo  injections_high  benign_high")
+    for lo in grid:
+        both = decide(cal_ruled, cal_best, cal_kept, hi, lo)
+        if (tb_ruled & (tb_kept >= lo)).any():
+            continue  # a rules high kept on a benign passage the product's test covers
+        rec, fa = both[cal_y].mean(), both[~cal_y].mean()
+        if rec - 2 * fa > best_j:
+            best_lo, best_j = lo, rec - 2 * fa
+            print(
+                f"  {lo:7.2f}  {both[cal_y].sum()}/{cal_y.sum()}  {both[~cal_y].sum()}/{(~cal_y).sum()}"
+            )
+    lo = a.low if a.low is not None else best_lo
+    both = decide(cal_ruled, cal_best, cal_kept, hi, lo)
+    print(f"-> LOW_LOGIT {lo:.2f}")
+    tb_high = decide(tb_ruled, tb_best, tb_kept, hi, lo)
+    print(
+        f"training-side benign passages high: {tb_high.sum()} of {len(tb_best)} "
+        + " ".join(r["id"] for r, h in zip(train_benign, tb_high, strict=True) if h)
+    )
+    print(f"training-half real-doc windows high: {(seen_docs >= hi).sum()} of {len(seen_docs)}")
+    print(
+        f"calibration ({','.join(cal_names)}): injections high rules {cal_ruled[cal_y].sum()}"
+        f" -> with the classifier {both[cal_y].sum()} of {cal_y.sum()}; benign high "
+        f"{both[~cal_y].sum()} of {(~cal_y).sum()} (rules {cal_ruled[~cal_y].sum()})"
+    )
+    cache.write_text(json.dumps(ic._cache))
+    total = Counter[str]()
+    for name in test_names:
+        rows = _rows(name)
+        ruled, best, kept = passage_scores(rows)
+        y = np.array([r["label"] == "injection" for r in rows])
+        both = decide(ruled, best, kept, hi, lo)
+        kinds = Counter(r["kind"] for r, h, i in zip(rows, both, y, strict=True) if h and i)
+        print(
+            f"test {name}: injections high rules {ruled[y].sum()} -> with the classifier "
+            f"{both[y].sum()} of {y.sum()}; benign high {both[~y].sum()} of {(~y).sum()} "
+            f"(rules {ruled[~y].sum()}); per kind {dict(sorted(kinds.items()))}"
+        )
+        total.update(
+            inj=int(y.sum()),
+            rules=int(ruled[y].sum()),
+            both=int(both[y].sum()),
+            benign=int((~y).sum()),
+            fa=int(both[~y].sum()),
+        )
+    if test_names:
+        print(
+            f"test, all: injections high rules {total['rules']} -> with the classifier "
+            f"{total['both']} of {total['inj']} ({total['both'] / max(1, total['inj']):.1%}); "
+            f"benign high {total['fa']} of {total['benign']}"
+        )
+
+
+if __name__ == "__main__":
+    main()
