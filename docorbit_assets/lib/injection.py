@@ -384,7 +384,9 @@ class _View:
     line: int | None = None  # its line in the page HTML, for HTML carriers
 
 
-def annotate(text: str, *, html: str | None = None, learned: bool = True) -> list[dict[str, Any]]:
+def annotate(
+    text: str, *, html: str | None = None, learned: bool | None = None
+) -> list[dict[str, Any]]:
     """Security annotations for ``text`` (and the page ``html`` it came from, if any).
 
     Locations: ``text[a:b]`` are character offsets into ``text`` (findings of the visible
@@ -393,9 +395,12 @@ def annotate(text: str, *, html: str | None = None, learned: bool = True) -> lis
     ``MAX_SCAN_CHARS`` of each are scanned; the rest is reported as a ``not_scanned``
     annotation, never skipped silently.
 
-    ``learned`` (the default) reads the rules' findings again with the fine-tuned classifier
+    ``learned=True`` reads the rules' findings again with the fine-tuned classifier
     (``injection_classifier.review``: a high it reads as benign prose becomes medium, a window
-    it scores high is added); ``False`` gives the rules alone (for measuring them)."""
+    it scores high is added); ``False`` gives the rules alone. ``None`` (the default) follows
+    ``injection_classifier.enabled()``: the environment variable
+    ``DOCORBIT_INJECTION_CLASSIFIER=1`` turns it on for the pipeline; it is off by default until
+    its ingest cost is measured (docs/security.md, "Session 11")."""
     found: list[dict[str, Any]] = []
     if len(text) > MAX_SCAN_CHARS:
         found.append(_not_scanned("text", len(text)))
@@ -435,7 +440,7 @@ def annotate(text: str, *, html: str | None = None, learned: bool = True) -> lis
         found.extend(_assess_view(view, omap))
     found.extend(_structural_findings(text, views, omap, found))
     found = _quoted_exhibits(text, found)
-    if learned:
+    if learned or (learned is None and injection_classifier.enabled()):
         found = injection_classifier.review(text, found)
     return _dedupe(found)
 

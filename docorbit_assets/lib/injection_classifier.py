@@ -58,6 +58,7 @@ __all__ = [
     "MODEL_SHA256",
     "WINDOW_CHARS",
     "InjectionClassifierError",
+    "enabled",
     "LOW_LOGIT",
     "logits",
     "review",
@@ -208,6 +209,16 @@ def windows(text: str) -> list[tuple[int, int]]:
         starts = [a for a, _ in paras if a < out[-1][0] and end - a <= WINDOW_CHARS]
         out[-1] = (min(starts, default=out[-1][0]), end)
     return [w for w in out if w[1] - w[0] >= MIN_WINDOW_CHARS][:MAX_WINDOWS]
+
+
+def enabled() -> bool:
+    """Whether ``annotate()`` runs the classifier when not told: ``DOCORBIT_INJECTION_CLASSIFIER``
+    set to ``1``/``true``/``on`` (off by default: every window of every page costs ~25-35 ms)."""
+    return os.environ.get("DOCORBIT_INJECTION_CLASSIFIER", "").strip().lower() in {
+        "1",
+        "true",
+        "on",
+    }
 
 
 def _overlaps(a: int, b: int, span: tuple[int, int]) -> bool:

@@ -85,7 +85,7 @@ def test_the_classifier_adds_highs_the_rules_miss_on_unseen_authors() -> None:
             continue
         if max_severity(annotate(row["text"], learned=False)) == "high":
             continue
-        found = annotate(row["text"])
+        found = annotate(row["text"], learned=True)
         learned = [a for a in found if a["evidence"].startswith("learned_classifier")]
         if max_severity(found) == "high":
             added += 1
@@ -105,7 +105,7 @@ def test_a_rules_high_the_classifier_reads_as_benign_prose_is_kept_as_medium() -
             continue
         text = row["text"]
         rules = annotate(text, learned=False)
-        found = annotate(text)
+        found = annotate(text, learned=True)
         high += max_severity(found) == "high"
         if max_severity(rules) == "high" and max_severity(found) != "high":
             demoted += 1
@@ -121,5 +121,19 @@ def test_learned_false_gives_the_rules_alone_and_text_is_never_changed() -> None
     copy = str(text)
     rules = annotate(text, learned=False)
     assert not any(a["evidence"].startswith("learned_classifier") for a in rules)
-    annotate(text)
+    annotate(text, learned=True)
     assert text == copy
+
+
+def test_the_pipeline_runs_the_classifier_only_when_it_is_switched_on(monkeypatch) -> None:
+    row = next(
+        r
+        for r in _calibration()
+        if r["label"] == "injection"
+        and max_severity(annotate(r["text"], learned=False)) != "high"
+        and max_severity(annotate(r["text"], learned=True)) == "high"
+    )
+    monkeypatch.delenv("DOCORBIT_INJECTION_CLASSIFIER", raising=False)
+    assert max_severity(annotate(row["text"])) != "high"
+    monkeypatch.setenv("DOCORBIT_INJECTION_CLASSIFIER", "1")
+    assert max_severity(annotate(row["text"])) == "high"

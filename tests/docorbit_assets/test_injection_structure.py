@@ -68,18 +68,24 @@ def test_every_kind_is_caught_high_on_passages_written_outside_the_kit():
         assert hit / total >= 0.9, (kind, hit, total)
 
 
-def test_benign_passages_are_rarely_flagged_high():
-    """On the sets the rules were tuned on and the classifier trained on, no benign passage is
-    high but at most one in 500 (one, S7A-benign-11, the classifier never fits); on the sets
-    neither ever saw (first sight, calibration) at most 5% (docs/security.md, "Session 11")."""
+def test_benign_passages_are_never_or_rarely_flagged_high():
+    """The rules alone flag no benign passage of the sets they were tuned on high. With the
+    learned classifier (``learned=True``): at most one in 500 there (one, S7A-benign-11, the
+    classifier never fits), and at most 5% on the sets neither ever saw (first sight,
+    calibration), where the rules alone flag 33 of 300 (docs/security.md, "Session 11")."""
+    fresh_sets = {n.split("_")[0] for n in FIRST_SIGHT}
+    seen_rules: list[str] = []
     seen: list[bool] = []
     unseen: list[bool] = []
     for row in _rows():
         if row["label"] != "benign":
             continue
-        high = max_severity(annotate(row["text"])) == "high"
-        fresh = row["id"].split("-")[0].lower() in {n.split("_")[0] for n in FIRST_SIGHT}
-        (unseen if fresh or row["id"].startswith("TB2") else seen).append(high)
+        fresh = row["id"].split("-")[0].lower() in fresh_sets or row["id"].startswith("TB2")
+        high = max_severity(annotate(row["text"], learned=True)) == "high"
+        (unseen if fresh else seen).append(high)
+        if not fresh and max_severity(annotate(row["text"], learned=False)) == "high":
+            seen_rules.append(row["id"])
+    assert seen_rules == []
     assert len(seen) >= 1_000 and len(unseen) >= 250
     assert sum(seen) <= len(seen) // 500, sum(seen)
     assert sum(unseen) <= len(unseen) * 0.05, sum(unseen)
