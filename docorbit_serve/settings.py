@@ -108,6 +108,9 @@ ENV_VARS = {
     "DOCORBIT_LOG_LEVEL": Key((str,), "WARNING", "log level of `docorbit mcp` / `dashboard`"),
     "DOCORBIT_PYPI_URL": Key((str,), "https://pypi.org", "PyPI base URL for package names"),
     "DOCORBIT_NPM_URL": Key((str,), "https://registry.npmjs.org", "npm registry base URL"),
+    "DOCORBIT_INJECTION_CLASSIFIER": Key(
+        (bool,), False, "1/true/on: the learned injection classifier runs at ingest (default off)"
+    ),
     "HOME": Key(
         (str,), "", "the user's home folder (global home ~/.docorbit, project search stop)"
     ),
@@ -178,6 +181,7 @@ class Environment:
     pypi_url: str = ENV_VARS["DOCORBIT_PYPI_URL"].default  # DOCORBIT_PYPI_URL, no trailing /
     npm_url: str = ENV_VARS["DOCORBIT_NPM_URL"].default  # DOCORBIT_NPM_URL, no trailing /
     user_home: str = ""  # HOME
+    injection_classifier: bool = ENV_VARS["DOCORBIT_INJECTION_CLASSIFIER"].default
 
     VARIABLES: ClassVar[dict[str, str]] = {  # field -> variable
         "home": "DOCORBIT_HOME",
@@ -186,6 +190,7 @@ class Environment:
         "pypi_url": "DOCORBIT_PYPI_URL",
         "npm_url": "DOCORBIT_NPM_URL",
         "user_home": "HOME",
+        "injection_classifier": "DOCORBIT_INJECTION_CLASSIFIER",
     }
 
     @classmethod
@@ -193,13 +198,29 @@ class Environment:
         """The typed environment of ``environ`` (default: this process's), validated."""
         env = os.environ if environ is None else environ
         given = {f: env.get(var, "") for f, var in cls.VARIABLES.items()}
-        values = {f: v for f, v in given.items() if v}  # empty counts as unset
+        values: dict[str, Any] = {f: v for f, v in given.items() if v}  # empty counts as unset
         if "log_level" in values:
             values["log_level"] = _log_level(values["log_level"])
         for f in ("pypi_url", "npm_url"):
             if f in values:
                 values[f] = _base_url(cls.VARIABLES[f], values[f])
+        if "injection_classifier" in values:
+            values["injection_classifier"] = _switch(
+                cls.VARIABLES["injection_classifier"], values["injection_classifier"]
+            )
         return cls(**values)
+
+
+def _switch(name: str, value: str) -> bool:
+    word = value.strip().lower()
+    if word in {"1", "true", "on", "yes"}:
+        return True
+    if word in {"0", "false", "off", "no"}:
+        return False
+    raise ConfigError(
+        f"{name} must be 1/true/on or 0/false/off, got {value!r}",
+        detail={"key": name, "where": "environment", "value": value},
+    )
 
 
 def _log_level(value: str) -> str:

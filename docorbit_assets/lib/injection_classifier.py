@@ -213,12 +213,10 @@ def windows(text: str) -> list[tuple[int, int]]:
 
 def enabled() -> bool:
     """Whether ``annotate()`` runs the classifier when not told: ``DOCORBIT_INJECTION_CLASSIFIER``
-    set to ``1``/``true``/``on`` (off by default: every window of every page costs ~25-35 ms)."""
-    return os.environ.get("DOCORBIT_INJECTION_CLASSIFIER", "").strip().lower() in {
-        "1",
-        "true",
-        "on",
-    }
+    (``settings.Environment``; off by default: every window of every page costs ~25-35 ms)."""
+    from docorbit_serve.settings import Environment
+
+    return Environment.read().injection_classifier
 
 
 def _overlaps(a: int, b: int, span: tuple[int, int]) -> bool:

@@ -137,3 +137,14 @@ def test_the_pipeline_runs_the_classifier_only_when_it_is_switched_on(monkeypatc
     assert max_severity(annotate(row["text"])) != "high"
     monkeypatch.setenv("DOCORBIT_INJECTION_CLASSIFIER", "1")
     assert max_severity(annotate(row["text"])) == "high"
+
+
+def test_a_switch_value_that_is_no_switch_is_a_config_error(monkeypatch) -> None:
+    from docorbit_serve.errors import ConfigError
+
+    monkeypatch.setenv("DOCORBIT_INJECTION_CLASSIFIER", "maybe")
+    with pytest.raises(ConfigError) as err:
+        ic.enabled()
+    assert "DOCORBIT_INJECTION_CLASSIFIER" in str(err.value)
+    monkeypatch.setenv("DOCORBIT_INJECTION_CLASSIFIER", "off")
+    assert ic.enabled() is False
