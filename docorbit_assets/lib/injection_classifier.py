@@ -36,7 +36,6 @@ time: onnxruntime, already a dependency, runs the int8 graph (~25 ms a window on
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import threading
@@ -97,13 +96,9 @@ class InjectionClassifierError(DocOrbitError):
 
 
 def _checked(path: Path, sha256: str) -> bytes:
-    try:
-        data = path.read_bytes()
-    except OSError as e:
-        raise InjectionClassifierError(f"cannot read {path}: {e}") from e
-    if hashlib.sha256(data).hexdigest() != sha256:
-        raise InjectionClassifierError(f"{path} does not match its pinned SHA-256")
-    return data
+    from docorbit_serve.search.dense import pinned_bytes  # the one checked read of model files
+
+    return pinned_bytes(path, sha256, InjectionClassifierError)
 
 
 @cache

@@ -30,7 +30,7 @@ import contextlib
 import hashlib
 import os
 import threading
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
@@ -70,14 +70,20 @@ def _unavailable(why: str) -> SearchError:
     )
 
 
-def _checked(path: Path, sha256: str) -> bytes:
+def pinned_bytes(path: Path, sha256: str, fail: Callable[[str], Exception]) -> bytes:
+    """The bytes of a shipped model or tokenizer file, refused unless they hash to ``sha256``;
+    ``fail(why)`` is the typed error raised for a missing or altered file."""
     try:
         data = path.read_bytes()
     except OSError as e:
-        raise _unavailable(f"cannot read {path}: {e}") from e
+        raise fail(f"cannot read {path}: {e}") from e
     if hashlib.sha256(data).hexdigest() != sha256:
-        raise _unavailable(f"{path} does not match its pinned SHA-256")
+        raise fail(f"{path} does not match its pinned SHA-256")
     return data
+
+
+def _checked(path: Path, sha256: str) -> bytes:
+    return pinned_bytes(path, sha256, _unavailable)
 
 
 @cache
