@@ -148,3 +148,13 @@ def test_a_switch_value_that_is_no_switch_is_a_config_error(monkeypatch) -> None
     assert "DOCORBIT_INJECTION_CLASSIFIER" in str(err.value)
     monkeypatch.setenv("DOCORBIT_INJECTION_CLASSIFIER", "off")
     assert ic.enabled() is False
+
+
+def test_a_call_larger_than_the_cache_keeps_all_its_answers(monkeypatch) -> None:
+    texts = [r["text"] for r in _calibration()[:40]]
+    expected = ic.logits(texts)
+    monkeypatch.setattr(ic, "_CACHE_SIZE", 20)  # the cache is cleared during the call
+    ic._cache.clear()
+    assert ic.logits(texts) == expected
+    ic._cache.clear()
+    assert ic.logits(texts[::3]) == expected[::3]  # a text's logit does not hang on its company
