@@ -38,7 +38,6 @@ time: onnxruntime, already a dependency, runs the int8 graph (~25 ms a window on
 
 from __future__ import annotations
 
-import os
 import re
 import threading
 from collections.abc import Sequence
@@ -123,13 +122,10 @@ def session_for(model: bytes | str) -> Any:
         import onnxruntime as ort
     except ImportError as e:  # pragma: no cover - a dependency
         raise InjectionClassifierError(f"a package is missing ({e.name})") from e
-    opts = ort.SessionOptions()
-    opts.intra_op_num_threads = max(1, min(4, os.cpu_count() or 1))
-    opts.inter_op_num_threads = 1
-    opts.log_severity_level = 3
-    opts.enable_cpu_mem_arena = False
+    from docorbit_serve.search.dense import session_options  # the dense model's settings
+
     try:
-        return ort.InferenceSession(model, opts, providers=["CPUExecutionProvider"])
+        return ort.InferenceSession(model, session_options(), providers=["CPUExecutionProvider"])
     except Exception as e:  # onnxruntime raises its own exception types
         raise InjectionClassifierError(f"the injection model cannot be loaded: {e}") from e
 

