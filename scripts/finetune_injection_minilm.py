@@ -49,6 +49,9 @@ SETS = ROOT / "fixtures" / "injection"
 
 Row = tuple[str, int, str, str, Any]
 DOCS_TRAIN = 2_000
+DOCS_SHORT_TRAIN = 1_500
+SHORT_CHARS = (32, 300)
+"""Paragraphs of this many characters are also read alone (session 12: short passages)."""
 HARD_REPEAT = 8
 """How often a hard negative (``--hard``) is seen per epoch."""
 
@@ -74,9 +77,12 @@ def data(docs_root: Path) -> dict[str, list[Row]]:
         for p in root.rglob("*")
         if p.suffix in (".md", ".mdx", ".txt") and p.name != "robots.txt"
     )
+    short: list[Row] = []  # single short paragraphs: what a short passage alone looks like
     for p in pages:
         buf = ""
         for para in re.split(r"\n\s*\n", p.read_text(errors="replace")):
+            if SHORT_CHARS[0] <= len(para.strip()) < SHORT_CHARS[1]:
+                short.append((para.strip(), 0, "realdoc_short", str(p), None))
             if len(buf) + len(para) > 1200 and buf:
                 docs.append((buf, 0, "realdoc", str(p), None))
                 buf = ""
@@ -91,6 +97,8 @@ def data(docs_root: Path) -> dict[str, list[Row]]:
         "test": test,
         "docs_train": [r for r in docs if r[3] in half],
         "docs_val": [r for r in docs if r[3] not in half],
+        "short_train": [r for r in short if r[3] in half],
+        "short_val": [r for r in short if r[3] not in half],
     }
 
 
@@ -130,6 +138,9 @@ def train(
     docs_train = list(d["docs_train"])
     random.Random(11).shuffle(docs_train)  # at most DOCS_TRAIN real-doc passages: training time
     rows = [(t, y) for t, y, *_ in d["train"]] + [(t, 0) for t, *_ in docs_train[:DOCS_TRAIN]]
+    short_train = list(d["short_train"])
+    random.Random(12).shuffle(short_train)
+    rows += [(t, 0) for t, *_ in short_train[:DOCS_SHORT_TRAIN]]
     if sample:  # a shorter pass: every injection, a sample of the benign rows
         benign = [r for r in rows if not r[1]]
         random.Random(5).shuffle(benign)
@@ -145,9 +156,16 @@ def train(
     for ep in range(epochs):
         model.train()
         rng.shuffle(rows)
+        # batches of like lengths (sorted within pools of 50 batches), in random order: short
+        # passages are not padded to a long one's 256 tokens
+        pools = [
+            sorted(rows[i : i + 50 * bs], key=lambda r: len(r[0]))
+            for i in range(0, len(rows), 50 * bs)
+        ]
+        batches = [pool[i : i + bs] for pool in pools for i in range(0, len(pool), bs)]
+        rng.shuffle(batches)
         t0 = time.time()
-        for i in range(0, len(rows), bs):
-            batch = rows[i : i + bs]
+        for batch in batches:
             enc = _encode(tok, [b[0] for b in batch])
             loss = model(**enc, labels=torch.tensor([b[1] for b in batch])).loss
             loss.backward()
