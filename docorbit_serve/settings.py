@@ -109,7 +109,7 @@ ENV_VARS = {
     "DOCORBIT_PYPI_URL": Key((str,), "https://pypi.org", "PyPI base URL for package names"),
     "DOCORBIT_NPM_URL": Key((str,), "https://registry.npmjs.org", "npm registry base URL"),
     "DOCORBIT_INJECTION_CLASSIFIER": Key(
-        (bool,), False, "1/true/on: the learned injection classifier runs at ingest (default off)"
+        (bool,), True, "0/false/off: ingest annotates with the rules alone (default on)"
     ),
     "HOME": Key(
         (str,), "", "the user's home folder (global home ~/.docorbit, project search stop)"

@@ -62,33 +62,45 @@ def _rows(name: str) -> list[dict]:
     return [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
 
 
-def _use_model(path: Path) -> None:
-    """Score with the ONNX file at ``path`` instead of the shipped one (an experiment)."""
-    session, tok = ic.session_for(str(path)), ic._tokenizer()  # the pinned tokenizer
-    ic._model = lambda: (session, tok)  # type: ignore[assignment]
+def _use_model(path: Path | None, short_path: Path | None) -> None:
+    """Score with these ONNX files (long and short reader) instead of the shipped ones."""
+    tok = ic._tokenizer()  # the pinned tokenizer
+    shipped = {False: ic._model(False)[0], True: ic._model(True)[0]}
+    sessions = {
+        False: ic.session_for(str(path)) if path else shipped[False],
+        True: ic.session_for(str(short_path)) if short_path else shipped[True],
+    }
+    ic._model = lambda short=False: (sessions[short], tok)  # type: ignore[assignment]
     ic._cache.clear()
 
 
-def _disk_cache(model: Path | None) -> Path:
-    """Logits already computed for this model file (re-runs skip the real-doc windows)."""
+def _disk_cache(model: Path | None, short_model: Path | None) -> Path:
+    """Logits already computed for these model files (re-runs skip the real-doc windows)."""
     import hashlib
 
-    path = model or ROOT / "docorbit_assets" / "data" / "injection_minilm_int8.onnx"
-    digest = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
-    return Path("/tmp") / f"docorbit-injection-logits-{digest}.json"
+    data = ROOT / "docorbit_assets" / "data"
+    digest = hashlib.sha256()
+    for path in (
+        model or data / "injection_minilm_int8.onnx",
+        short_model or data / "injection_minilm_short_int8.onnx",
+    ):
+        digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return Path("/tmp") / f"docorbit-injection-logits-{digest.hexdigest()[:16]}.json"
 
 
-def passage_scores(rows: list[dict]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per passage: (rules high, largest window logit, the logit a rules high is judged by).
+def passage_scores(rows: list[dict]) -> tuple[np.ndarray, ...]:
+    """Per passage: (rules high, largest logit of its long windows, of its short windows, the
+    logit a rules high is judged by).
 
-    The third is the largest, over the rules' high findings, of the largest logit of the windows
-    overlapping it (``+inf`` for a high without a span: never demoted; ``-inf`` with no rules
-    high). A passage is high when the second reaches ``HIGH_LOGIT`` or the third ``LOW_LOGIT``:
-    what ``injection_classifier.review`` decides."""
-    ruled, best, kept = [], [], []
+    Long and short windows are judged by ``HIGH_LOGIT`` and ``HIGH_LOGIT_SHORT``
+    (``injection_classifier.high_logit``). The last is the largest, over the rules' high
+    findings, of the largest logit of the windows overlapping it (``+inf`` for a high without a
+    span: never demoted; ``-inf`` with no rules high): what ``injection_classifier.review``
+    decides with ``LOW_LOGIT``."""
+    ruled, best, best_short, kept = [], [], [], []
     for r in rows:
         text = r["text"]
-        spans = ic.windows(text)
+        spans = ic.windows(text)[: ic.MAX_WINDOWS]
         zs = ic.logits([text[a:b] for a, b in spans])
         highs = [a for a in annotate(text, learned=False) if a["severity"] == "high"]
         judged = -np.inf
@@ -96,20 +108,23 @@ def passage_scores(rows: list[dict]) -> tuple[np.ndarray, np.ndarray, np.ndarray
             if a.get("start") is None or a.get("end") is None:
                 judged = np.inf
                 continue
-            over = [
-                z for w, z in zip(spans, zs, strict=True) if a["start"] < w[1] and w[0] < a["end"]
+            over = [  # a short window never demotes (injection_classifier.review)
+                z if w[1] - w[0] >= ic.SHORT_WINDOW_CHARS else np.inf
+                for w, z in zip(spans, zs, strict=True)
+                if a["start"] < w[1] and w[0] < a["end"]
             ]
             judged = max(judged, max(over) if over else np.inf)
+        short = [(b - a) < ic.SHORT_WINDOW_CHARS for a, b in spans]
         ruled.append(bool(highs))
-        best.append(max(zs, default=-np.inf))
+        best.append(max((z for z, s in zip(zs, short, strict=True) if not s), default=-np.inf))
+        best_short.append(max((z for z, s in zip(zs, short, strict=True) if s), default=-np.inf))
         kept.append(judged)
-    return np.array(ruled), np.array(best), np.array(kept)
+    return np.array(ruled), np.array(best), np.array(best_short), np.array(kept)
 
 
-def decide(
-    ruled: np.ndarray, best: np.ndarray, kept: np.ndarray, hi: float, lo: float
-) -> np.ndarray:
-    return (best >= hi) | (ruled & (kept >= lo))
+def decide(scores: tuple[np.ndarray, ...], hi: float, hs: float, lo: float) -> np.ndarray:
+    ruled, best, best_short, kept = scores
+    return (best >= hi) | (best_short >= hs) | (ruled & (kept >= lo))
 
 
 def real_doc_windows(kit: Path) -> tuple[list[str], list[str]]:
@@ -124,6 +139,8 @@ def real_doc_windows(kit: Path) -> tuple[list[str], list[str]]:
         for page in sorted({r[3] for r in d[part]}):
             text = Path(page).read_text(errors="replace")
             texts.extend(text[a:b] for a, b in ic.windows(text))
+        # a short paragraph alone, as a page or passage that short is read
+        texts.extend(r[0] for r in d["short_" + part[5:]])
         halves.append(texts)
     return halves[0], halves[1]
 
@@ -131,28 +148,33 @@ def real_doc_windows(kit: Path) -> tuple[list[str], list[str]]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--kit", type=Path, default=ROOT.parent / "shared" / "data")
-    ap.add_argument("--model", type=Path, help="an ONNX file to score instead of the shipped one")
+    ap.add_argument("--model", type=Path, help="an ONNX file to read windows of 300+ characters")
+    ap.add_argument("--short-model", type=Path, help="an ONNX file to read shorter windows")
     ap.add_argument("--calibrate", help="comma-separated set names (default: CALIBRATION)")
     ap.add_argument("--test", help="comma-separated set names (default: FIRST_SIGHT; none)")
     ap.add_argument("--high", type=float, help="HIGH_LOGIT to use instead of calibrating it")
+    ap.add_argument("--high-short", type=float, help="HIGH_LOGIT_SHORT, not calibrated")
     ap.add_argument("--low", type=float, help="LOW_LOGIT to use instead of calibrating it")
     a = ap.parse_args()
     if not (a.kit / "docs").is_dir():
         print(f"skipped: the kit's documentation is not at {a.kit / 'docs'}")
         return
-    if a.model:
-        _use_model(a.model)
+    if a.model or a.short_model:
+        _use_model(a.model, a.short_model)
     ic._CACHE_SIZE = 10**7  # type: ignore[misc]  # keep every logit of this run
-    cache = _disk_cache(a.model)
+    cache = _disk_cache(a.model, a.short_model)
     if cache.is_file():
         ic._cache.update(json.loads(cache.read_text()))
     t0 = time.time()
     held_docs, train_docs = real_doc_windows(a.kit)
     docs = np.array(ic.logits(held_docs))
+    docs_short = np.array([len(t) < ic.SHORT_WINDOW_CHARS for t in held_docs])
     seen_docs = np.array(ic.logits(train_docs))
+    seen_short = np.array([len(t) < ic.SHORT_WINDOW_CHARS for t in train_docs])
     print(
-        f"real-doc windows: {len(docs)} of held-out pages (highest logit {docs.max():.2f}), "
-        f"{len(seen_docs)} of training-half pages (highest {seen_docs.max():.2f}); scored in "
+        f"real-doc windows: {len(docs)} of held-out pages ({docs_short.sum()} short; highest "
+        f"logit long {docs[~docs_short].max():.2f}, short {docs[docs_short].max():.2f}), "
+        f"{len(seen_docs)} of training-half pages ({seen_short.sum()} short); scored in "
         f"{time.time() - t0:.0f} s"
     )
     cal_names = _names(a.calibrate, "CALIBRATION")
@@ -165,27 +187,43 @@ def main() -> None:
         if f.stem in listed and f.stem not in cal_names and f.stem not in first_sight
     ]
     cal = [r for n in cal_names for r in _rows(n)]
-    cal_ruled, cal_best, cal_kept = passage_scores(cal)
+    cs = passage_scores(cal)
     cal_y = np.array([r["label"] == "injection" for r in cal])
     train_benign = [r for n in train_names for r in _rows(n) if r["label"] != "injection"]
-    tb_ruled, tb_best, tb_kept = passage_scores(train_benign)
-    benign_max = max(docs.max(initial=-99.0), cal_best[~cal_y].max(initial=-99.0))
-    hi = a.high if a.high is not None else benign_max + MARGIN
+    ts = passage_scores(train_benign)
+    hi = (
+        a.high
+        if a.high is not None
+        else max(docs[~docs_short].max(initial=-99.0), cs[1][~cal_y].max(initial=-99.0)) + MARGIN
+    )
+    hs = (
+        a.high_short
+        if a.high_short is not None
+        else max(docs[docs_short].max(initial=-99.0), cs[2][~cal_y].max(initial=-99.0)) + MARGIN
+    )
     print(
-        f"highest benign logit: real docs {docs.max(initial=-99):.2f}, calibration benign "
-        f"{cal_best[~cal_y].max(initial=-99):.2f}, training-side benign {tb_best.max():.2f} "
-        f"-> HIGH_LOGIT {hi:.2f}"
+        f"highest benign logit, long windows: real docs {docs[~docs_short].max(initial=-99):.2f}, "
+        f"calibration benign {cs[1][~cal_y].max(initial=-99):.2f}, training-side benign "
+        f"{ts[1].max():.2f} -> HIGH_LOGIT {hi:.2f}"
+    )
+    print(
+        f"highest benign logit, short windows: real docs {docs[docs_short].max(initial=-99):.2f}, "
+        f"calibration benign {cs[2][~cal_y].max(initial=-99):.2f}, training-side benign "
+        f"{ts[2].max():.2f} -> HIGH_LOGIT_SHORT {hs:.2f}"
     )
     for q in (0.999, 0.9999):
-        print(f"  real docs {q:.2%} quantile {np.quantile(docs, q):.2f}")
+        print(
+            f"  real docs {q:.2%} quantile: long {np.quantile(docs[~docs_short], q):.2f}, "
+            f"short {np.quantile(docs[docs_short], q):.2f}"
+        )
     # LOW_LOGIT: the candidate that maximises recall - 2 x benign false-alarm rate on the
     # calibration sets (a false alarm weighs twice a miss), with no training-side benign high.
-    grid = sorted({-np.inf, *np.round(cal_kept[np.isfinite(cal_kept)] + 1e-3, 3)})
+    grid = sorted({-np.inf, *np.round(cs[3][np.isfinite(cs[3])] + 1e-3, 3)})
     best_lo, best_j = -np.inf, -np.inf
     print("calibration LOW_LOGIT grid: lo  injections_high  benign_high")
     for lo in grid:
-        both = decide(cal_ruled, cal_best, cal_kept, hi, lo)
-        if (tb_ruled & (tb_kept >= lo)).any():
+        both = decide(cs, hi, hs, lo)
+        if (ts[0] & (ts[3] >= lo)).any():
             continue  # a rules high kept on a benign passage the product's test covers
         rec, fa = both[cal_y].mean(), both[~cal_y].mean()
         if rec - 2 * fa > best_j:
@@ -194,26 +232,30 @@ def main() -> None:
                 f"  {lo:7.2f}  {both[cal_y].sum()}/{cal_y.sum()}  {both[~cal_y].sum()}/{(~cal_y).sum()}"
             )
     lo = a.low if a.low is not None else best_lo
-    both = decide(cal_ruled, cal_best, cal_kept, hi, lo)
+    both = decide(cs, hi, hs, lo)
     print(f"-> LOW_LOGIT {lo:.2f}")
-    tb_high = decide(tb_ruled, tb_best, tb_kept, hi, lo)
+    tb_high = decide(ts, hi, hs, lo)
     print(
-        f"training-side benign passages high: {tb_high.sum()} of {len(tb_best)} "
+        f"training-side benign passages high: {tb_high.sum()} of {len(ts[0])} "
         + " ".join(r["id"] for r, h in zip(train_benign, tb_high, strict=True) if h)
     )
-    print(f"training-half real-doc windows high: {(seen_docs >= hi).sum()} of {len(seen_docs)}")
-    print(
-        f"calibration ({','.join(cal_names)}): injections high rules {cal_ruled[cal_y].sum()}"
-        f" -> with the classifier {both[cal_y].sum()} of {cal_y.sum()}; benign high "
-        f"{both[~cal_y].sum()} of {(~cal_y).sum()} (rules {cal_ruled[~cal_y].sum()})"
-    )
+    seen_high = np.where(seen_short, seen_docs >= hs, seen_docs >= hi)
+    print(f"training-half real-doc windows high: {seen_high.sum()} of {len(seen_docs)}")
+    for label, names in (("calibration", cal_names),):
+        rows_y = cal_y
+        print(
+            f"{label} ({','.join(names)}): injections high rules {cs[0][rows_y].sum()}"
+            f" -> with the classifier {both[rows_y].sum()} of {rows_y.sum()}; benign high "
+            f"{both[~rows_y].sum()} of {(~rows_y).sum()} (rules {cs[0][~rows_y].sum()})"
+        )
     cache.write_text(json.dumps(ic._cache))
     total = Counter[str]()
     for name in test_names:
         rows = _rows(name)
-        ruled, best, kept = passage_scores(rows)
+        sc = passage_scores(rows)
+        ruled = sc[0]
         y = np.array([r["label"] == "injection" for r in rows])
-        both = decide(ruled, best, kept, hi, lo)
+        both = decide(sc, hi, hs, lo)
         kinds = Counter(r["kind"] for r, h, i in zip(rows, both, y, strict=True) if h and i)
         print(
             f"test {name}: injections high rules {ruled[y].sum()} -> with the classifier "

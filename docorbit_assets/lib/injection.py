@@ -398,9 +398,8 @@ def annotate(
     ``learned=True`` reads the rules' findings again with the fine-tuned classifier
     (``injection_classifier.review``: a high it reads as benign prose becomes medium, a window
     it scores high is added); ``False`` gives the rules alone. ``None`` (the default) follows
-    ``injection_classifier.enabled()``: the environment variable
-    ``DOCORBIT_INJECTION_CLASSIFIER=1`` turns it on for the pipeline; it is off by default until
-    its ingest cost is measured (docs/security.md, "Session 11")."""
+    ``injection_classifier.enabled()``: on unless the environment variable
+    ``DOCORBIT_INJECTION_CLASSIFIER=0`` turns it off (docs/security.md, "Session 12")."""
     found: list[dict[str, Any]] = []
     if len(text) > MAX_SCAN_CHARS:
         found.append(_not_scanned("text", len(text)))

@@ -52,6 +52,7 @@ from urllib.parse import unquote, urljoin, urlsplit
 
 import pyarrow as pa
 
+from docorbit_assets.lib import injection_classifier
 from docorbit_assets.lib.endpoints import looks_like_spec, parse_spec, render_markdown
 from docorbit_assets.lib.html_to_md import decode_html, html_to_markdown
 from docorbit_assets.lib.injection import annotate, place_html_annotations
@@ -84,6 +85,7 @@ def normalize(cfg: SourceConfig, fetches: pa.Table, project_root: Path | None = 
     """Pages of one source from its fetched bodies (see module docstring)."""
     rows: list[dict[str, Any]] = []
     local_root = _local_root(cfg, fetches, project_root)
+    learned = injection_classifier.enabled()  # the environment is read once per source
     for f in fetches.to_pylist():
         if not f.get("ok"):
             continue
@@ -93,18 +95,32 @@ def normalize(cfg: SourceConfig, fetches: pa.Table, project_root: Path | None = 
         kind = _body_kind(path, url, f.get("content_type") or "", body)
         fetched_at = f.get("fetched_at") or ""
         if looks_like_spec(body, url, f.get("content_type") or ""):
-            spec_row = normalize_spec(cfg=cfg, path=path, url=url, body=body, fetched_at=fetched_at)
+            spec_row = normalize_spec(
+                cfg=cfg, path=path, url=url, body=body, fetched_at=fetched_at, learned=learned
+            )
             if spec_row is None:
                 continue
             row = spec_row
         elif kind == "markdown":
             text = body.decode(_charset(f.get("content_type") or ""), errors="replace")
             row = normalize_markdown(
-                cfg=cfg, path=path, url=url, text=text, fetched_at=fetched_at, raw_bytes=len(body)
+                cfg=cfg,
+                path=path,
+                url=url,
+                text=text,
+                fetched_at=fetched_at,
+                raw_bytes=len(body),
+                learned=learned,
             )
         elif kind == "html":
             row = normalize_html(
-                cfg=cfg, path=path, url=url, body=body, fetched_at=fetched_at, raw_bytes=len(body)
+                cfg=cfg,
+                path=path,
+                url=url,
+                body=body,
+                fetched_at=fetched_at,
+                raw_bytes=len(body),
+                learned=learned,
             )
         else:
             log.info("normalize: %s is not a document (%s); not a page", url, f.get("content_type"))
@@ -121,7 +137,14 @@ def normalize(cfg: SourceConfig, fetches: pa.Table, project_root: Path | None = 
 
 
 def normalize_markdown(
-    *, cfg: SourceConfig, path: str, url: str, text: str, fetched_at: str, raw_bytes: int
+    *,
+    cfg: SourceConfig,
+    path: str,
+    url: str,
+    text: str,
+    fetched_at: str,
+    raw_bytes: int,
+    learned: bool | None = None,
 ) -> dict[str, Any]:
     """One ``PAGES`` row from a Markdown document."""
     text = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
@@ -136,11 +159,18 @@ def normalize_markdown(
         raw_bytes=raw_bytes,
         reasons=[],
         html=None,
+        learned=learned,
     )
 
 
 def normalize_spec(
-    *, cfg: SourceConfig, path: str, url: str, body: bytes, fetched_at: str
+    *,
+    cfg: SourceConfig,
+    path: str,
+    url: str,
+    body: bytes,
+    fetched_at: str,
+    learned: bool | None = None,
 ) -> dict[str, Any] | None:
     """One ``PAGES`` row rendering an OpenAPI / Swagger document (``endpoints.render_markdown``:
     one section per operation), or None when it is not a usable spec (logged; the fetch row
@@ -161,6 +191,7 @@ def normalize_spec(
         raw_bytes=len(body),
         reasons=[],
         html=None,
+        learned=learned,
     )
 
 
@@ -173,7 +204,14 @@ def page_paths(
 
 
 def normalize_html(
-    *, cfg: SourceConfig, path: str, url: str, body: bytes | str, fetched_at: str, raw_bytes: int
+    *,
+    cfg: SourceConfig,
+    path: str,
+    url: str,
+    body: bytes | str,
+    fetched_at: str,
+    raw_bytes: int,
+    learned: bool | None = None,
 ) -> dict[str, Any]:
     """One ``PAGES`` row from an HTML document, converted by ``html_to_md.html_to_markdown``.
 
@@ -191,6 +229,7 @@ def normalize_html(
         raw_bytes=raw_bytes,
         reasons=[conv.truncation_reason] if conv.truncated else [],
         html=html,
+        learned=learned,
     )
 
 
@@ -205,6 +244,7 @@ def _page_row(
     raw_bytes: int,
     reasons: list[str],
     html: str | None,
+    learned: bool | None,
 ) -> dict[str, Any]:
     scan = scan_markdown(markdown)
     if not title:
@@ -220,7 +260,7 @@ def _page_row(
         {"id": stable_id("x_", cfg.name, path, str(k)), "language": f.language, "code": f.code}
         for k, f in enumerate(scan.fences)
     ]
-    annotations = annotate(markdown, html=html)
+    annotations = annotate(markdown, html=html, learned=learned)
     if html is not None:
         annotations = place_html_annotations(annotations, html, markdown)
     return {

@@ -72,15 +72,20 @@ def test_benign_passages_are_never_or_rarely_flagged_high():
     """The rules alone flag no benign passage of the sets they were tuned on high. With the
     learned classifier (``learned=True``): at most one in 500 there (one, S7A-benign-11, the
     classifier never fits), and at most 5% on the sets neither ever saw (first sight,
-    calibration), where the rules alone flag 33 of 300 (docs/security.md, "Session 11")."""
-    fresh_sets = {n.split("_")[0] for n in FIRST_SIGHT}
+    calibration), where the rules alone flag 39 of 420 (docs/security.md, "Session 12")."""
+    unseen_ids = {
+        json.loads(line)["id"]
+        for path in SETS
+        if path.stem in FIRST_SIGHT or path.stem in CALIBRATION
+        for line in path.read_text(encoding="utf-8").splitlines()
+    }
     seen_rules: list[str] = []
     seen: list[bool] = []
     unseen: list[bool] = []
     for row in _rows():
         if row["label"] != "benign":
             continue
-        fresh = row["id"].split("-")[0].lower() in fresh_sets or row["id"].startswith("TB2")
+        fresh = row["id"] in unseen_ids
         high = max_severity(annotate(row["text"], learned=True)) == "high"
         (unseen if fresh else seen).append(high)
         if not fresh and max_severity(annotate(row["text"], learned=False)) == "high":
