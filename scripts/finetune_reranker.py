@@ -35,7 +35,9 @@ MAX_TOKENS = 192
 
 def passage(c: dict[str, Any]) -> str:
     """What the model reads of a candidate: where it sits, then its text."""
-    where = " > ".join(x for x in [c.get("title") or "", *(c.get("breadcrumb") or []), c["heading"]] if x)
+    where = " > ".join(
+        x for x in [c.get("title") or "", *(c.get("breadcrumb") or []), c["heading"]] if x
+    )
     return f"{where}\n{c['content']}"
 
 
@@ -75,17 +77,28 @@ def train(a: argparse.Namespace) -> None:
             n = min(len(g[1]) for g in groups)
             queries = [qq for qq, cs in groups for _ in cs[:n]]
             texts = [passage(c) for _, cs in groups for c in cs[:n]]
-            enc = tok(queries, texts, truncation="only_second", max_length=MAX_TOKENS,
-                      padding=True, return_tensors="pt")
+            enc = tok(
+                queries,
+                texts,
+                truncation="only_second",
+                max_length=MAX_TOKENS,
+                padding=True,
+                return_tensors="pt",
+            )
             logits = model(**enc).logits.view(len(groups), n)
-            loss = torch.nn.functional.cross_entropy(logits, torch.zeros(len(groups), dtype=torch.long))
+            loss = torch.nn.functional.cross_entropy(
+                logits, torch.zeros(len(groups), dtype=torch.long)
+            )
             loss.backward()
             torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
             opt.step()
             sched.step()
             opt.zero_grad()
             total += float(loss)
-        print(f"epoch {ep}: loss {total / (len(qs) / per_step):.3f}, {time.time() - t0:.0f} s", flush=True)
+        print(
+            f"epoch {ep}: loss {total / (len(qs) / per_step):.3f}, {time.time() - t0:.0f} s",
+            flush=True,
+        )
         model.save_pretrained(f"{a.out}/epoch{ep + 1}")
         tok.save_pretrained(f"{a.out}/epoch{ep + 1}")
     model.save_pretrained(a.out)
@@ -94,7 +107,10 @@ def train(a: argparse.Namespace) -> None:
 
 def _metrics(ranks: list[int | None]) -> tuple[float, float]:
     n = len(ranks)
-    return (sum(1 / r for r in ranks if r and r <= 10) / n, sum(1 for r in ranks if r and r <= 5) / n)
+    return (
+        sum(1 / r for r in ranks if r and r <= 10) / n,
+        sum(1 for r in ranks if r and r <= 5) / n,
+    )
 
 
 def score(a: argparse.Namespace) -> None:
@@ -117,8 +133,14 @@ def score(a: argparse.Namespace) -> None:
                 if not top:
                     ce[q["id"]] = []
                     continue
-                enc = tok([q["query"]] * len(top), [passage(c) for c in top], truncation="only_second",
-                          max_length=MAX_TOKENS, padding=True, return_tensors="pt")
+                enc = tok(
+                    [q["query"]] * len(top),
+                    [passage(c) for c in top],
+                    truncation="only_second",
+                    max_length=MAX_TOKENS,
+                    padding=True,
+                    return_tensors="pt",
+                )
                 with torch.no_grad():
                     ce[q["id"]] = model(**enc).logits[:, 0].tolist()
             cache.write_text(json.dumps(ce))
@@ -145,7 +167,9 @@ def score(a: argparse.Namespace) -> None:
             ha = _metrics(ranks[0::2])
             hb = _metrics(ranks[1::2])
             per_kind = " ".join(f"{k}:{_metrics(v)[0]:.2f}" for k, v in sorted(kinds[name].items()))
-            print(f"  {name:12s} MRR@10 {m:.3f} R@5 {r5:.3f} | A {ha[0]:.3f} B {hb[0]:.3f} | {per_kind}")
+            print(
+                f"  {name:12s} MRR@10 {m:.3f} R@5 {r5:.3f} | A {ha[0]:.3f} B {hb[0]:.3f} | {per_kind}"
+            )
 
 
 def main() -> None:
