@@ -12,6 +12,12 @@ import os
 
 import pytest
 
+# The learned injection classifier runs at ingest by default (docs/security.md, "Session 12").
+# The suite switches it off for the hundreds of ingests that test other things (every window of
+# every test page would be scored, and each CLI subprocess loads both models); its own tests
+# (tests/docorbit_assets/test_injection_classifier.py) turn it on, or unset this, explicitly.
+os.environ.setdefault("DOCORBIT_INJECTION_CLASSIFIER", "0")
+
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(

@@ -177,3 +177,57 @@ def test_a_call_larger_than_the_cache_keeps_all_its_answers(monkeypatch) -> None
     assert ic.logits(texts) == expected
     ic._cache.clear()
     assert ic.logits(texts[::3]) == expected[::3]  # a text's logit does not hang on its company
+
+
+def test_normalize_runs_the_classifier_unless_switched_off_and_reads_the_switch_once(
+    monkeypatch,
+) -> None:
+    """The pipeline's default (the suite's conftest turns it off for other tests): a page the
+    rules alone leave below high is high after ``normalize``; ``0`` gives the rules alone; the
+    environment is read once per source, not per page."""
+    import pyarrow as pa
+
+    from docorbit_assets.lib import normalize as norm
+    from docorbit_serve.registry import SourceConfig
+    from docorbit_serve.schemas import SCHEMAS
+
+    text = next(
+        r["text"]
+        for r in _calibration()
+        if r["label"] == "injection"
+        and max_severity(annotate(r["text"], learned=False)) != "high"
+        and max_severity(annotate(r["text"], learned=True)) == "high"
+    )
+    cfg = SourceConfig(name="web", kind="web", location="https://docs.example.com/", library="ex")
+    rows = [
+        {
+            "source": "web",
+            "url": f"https://docs.example.com/p{i}.md",
+            "final_url": f"https://docs.example.com/p{i}.md",
+            "status": 200,
+            "ok": True,
+            "content_type": "text/markdown",
+            "bytes": len(text.encode()),
+            "content_hash": "",
+            "etag": "",
+            "last_modified": "",
+            "error_code": "",
+            "error_message": "",
+            "fetched_at": "2026-01-01T00:00:00Z",
+            "body": text.encode(),
+        }
+        for i in range(3)
+    ]
+    fetches = pa.Table.from_pylist(rows, schema=SCHEMAS["fetches"])
+    reads: list[bool] = []
+    real_enabled = ic.enabled
+    monkeypatch.setattr(ic, "enabled", lambda: reads.append(True) or real_enabled())
+
+    def highs(table: pa.Table) -> list[bool]:
+        return [max_severity(list(p["security_annotations"])) == "high" for p in table.to_pylist()]
+
+    monkeypatch.delenv("DOCORBIT_INJECTION_CLASSIFIER")
+    assert highs(norm.normalize(cfg, fetches)) == [True, True, True]
+    assert len(reads) == 1  # once for the source's three pages
+    monkeypatch.setenv("DOCORBIT_INJECTION_CLASSIFIER", "0")
+    assert highs(norm.normalize(cfg, fetches)) == [False, False, False]
