@@ -3,14 +3,16 @@
 Contract:
   - ``windows(text) -> list[(start, end)]``: what is scored, as offsets into ``text``: whole
     paragraphs (split on blank lines) packed in order into windows of at most ``WINDOW_CHARS``
-    characters, the size of the passages the model was trained on; a longer paragraph is cut at
-    line ends (or, with none, every ``WINDOW_CHARS`` characters). A short last window is read
-    with the paragraphs before it (the windows then overlap); a window of fewer than
-    ``MIN_WINDOW_CHARS`` is not scored, so a text that short is left to the rules alone. Code
-    fences are not special: an attack inside a fenced block is still an attack. At most
-    ``MAX_WINDOWS`` windows per text.
-  - ``logits(texts) -> list[float]``: the model's injection logit (logit of "injection" minus
-    logit of "benign") per text, from its first ``MAX_TOKENS`` WordPiece tokens. Each text is run alone
+    characters, the size of the passages the long reader was trained on; a longer paragraph is
+    cut at line ends (or, with none, every ``WINDOW_CHARS`` characters). In a text of several
+    windows none stays shorter than ``SHORT_WINDOW_CHARS``: a short window reads on over what
+    follows it, a short last one back over the paragraphs before it (the windows then overlap).
+    A text shorter than that as a whole is one short window; under ``MIN_WINDOW_CHARS`` it is
+    left to the rules alone. Code fences are not special: an attack inside a fenced block is
+    still an attack. ``review`` reads at most ``MAX_WINDOWS`` windows per text.
+  - ``logits(texts) -> list[float]``: the injection logit (logit of "injection" minus logit of
+    "benign") per text, from its first ``MAX_TOKENS`` WordPiece tokens, by the long reader for a
+    text of ``SHORT_WINDOW_CHARS`` or more and by the short reader below that. Each text is run alone
     (``BATCH`` 1): the int8 graph scales activations per batch, and in batches of 16 a text's
     logit moved by up to 0.78 with the texts beside it. Deterministic in one environment;
     repeated texts are answered from a per-process cache.
@@ -21,11 +23,16 @@ Contract:
     one); then every window scoring at least ``HIGH_LOGIT`` that no remaining high overlaps
     adds a ``prompt_injection_suspected`` / ``high`` row whose evidence begins
     ``learned_classifier (logit=…)``. Rows without a span (HTML carriers the text does not
-    hold) are never demoted: the classifier did not read them.
-  - The model is ``data/injection_minilm_int8.onnx``, all-MiniLM-L6-v2 fine-tuned as a
+    hold) are never demoted: the classifier did not read them; nor is a high a short window
+    overlaps (the short reader adds, it does not veto; ``HIGH_LOGIT_SHORT`` is its threshold).
+    Windows past ``MAX_WINDOWS`` are read by the rules alone, and a ``not_scanned`` / ``low``
+    row names their span.
+  - The long reader is ``data/injection_minilm_int8.onnx``, all-MiniLM-L6-v2 fine-tuned as a
     two-class sequence classifier and quantised to int8 (``scripts/finetune_injection_minilm.py``;
-    provenance and figures in docs/security.md, "Session 11"); its tokenizer is the vendored
-    ``docorbit_serve/data/minilm_tokenizer.json``. Both are checked against their SHA-256 before
+    provenance and figures in docs/security.md, "Session 11"); the short reader,
+    ``data/injection_minilm_short_int8.onnx``, is it fine-tuned on short passages too
+    ("Session 12"); their tokenizer is the vendored
+    ``docorbit_serve/data/minilm_tokenizer.json``. All three are checked against their SHA-256 before
     first use; a missing or altered file raises ``InjectionClassifierError``
     (``DocOrbitError``, code ``injection_model_unavailable``). Nothing is downloaded.
 

@@ -89,8 +89,12 @@ def test_an_altered_model_file_is_refused_with_a_typed_error(tmp_path: Path) -> 
     assert err.value.code == "injection_model_unavailable"
     with pytest.raises(ic.InjectionClassifierError):
         ic._checked(tmp_path / "missing.onnx", ic.MODEL_SHA256)
-    shipped = REPO / "docorbit_assets" / "data" / "injection_minilm_int8.onnx"
-    assert hashlib.sha256(shipped.read_bytes()).hexdigest() == ic.MODEL_SHA256
+    data = REPO / "docorbit_assets" / "data"
+    for name, digest in (
+        ("injection_minilm_int8.onnx", ic.MODEL_SHA256),
+        ("injection_minilm_short_int8.onnx", ic.SHORT_MODEL_SHA256),
+    ):
+        assert hashlib.sha256((data / name).read_bytes()).hexdigest() == digest
 
 
 def test_the_classifier_adds_highs_the_rules_miss_on_unseen_authors() -> None:
