@@ -45,6 +45,7 @@ time: onnxruntime, already a dependency, runs the int8 graph (~25 ms a window on
 
 from __future__ import annotations
 
+import bisect
 import re
 import threading
 from collections.abc import Sequence
@@ -225,11 +226,12 @@ def windows(text: str) -> list[tuple[int, int]]:
         if b - a < SHORT_WINDOW_CHARS:
             # a short window inside a longer text is read with what follows it (the windows
             # then overlap): the short reader is for texts that are short as a whole
-            fit = [e for e in ends if b < e and e - a <= WINDOW_CHARS]
+            k = bisect.bisect_right(ends, a + WINDOW_CHARS)  # ends are in order
+            fit = ends[k - 1] if k else b
             cut = text.rfind("\n", b + 1, a + WINDOW_CHARS)
-            if not fit and not text[b : max(b, cut)].strip():
+            if fit <= b and not text[b : max(b, cut)].strip():
                 cut = min(len(text), a + WINDOW_CHARS)  # no line end: cut mid-line
-            out[i] = (a, max(fit) if fit else cut)
+            out[i] = (a, fit if fit > b else cut)
     if out and out[-1][1] - out[-1][0] < SHORT_WINDOW_CHARS and len(out) > 1:
         # a short last window is read with the paragraphs before it, up to the window size
         end = out[-1][1]
