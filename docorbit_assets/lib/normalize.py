@@ -35,7 +35,8 @@ H1 → file stem; ``headings`` (level, text, anchor) with MkDocs anchors (``mark
 ``links`` (text, url, is_external) with relative URLs resolved against the page URL;
 ``code_examples`` (id, language, code) from fenced blocks; ``content_hash`` = SHA-256 hex of
 ``markdown``; ``tokens`` = ``count_tokens(markdown)`` (cl100k, vendored BPE);
-``security_annotations`` = ``injection.annotate(markdown, html=raw_html)`` (``html`` only for
+``security_annotations`` = ``injection.annotate(markdown, html=raw_html, learned=…)``
+(``learned``: ``injection_classifier.enabled()``, read once per ``normalize`` call; ``html`` only for
 HTML pages, so carriers the conversion drops — comments, CSS-hidden elements, ``alt``/``aria``
 text — are still found; those get a ``near text[o:o]`` place in the Markdown from
 ``injection.place_html_annotations`` so the slicer can hand them to a chunk). The text is never
