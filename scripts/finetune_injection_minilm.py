@@ -23,8 +23,20 @@ Session 11's stages (~75 minutes on 2 cores):
     /tmp/tv/bin/python $P --out /tmp/ft/model_h --export /tmp/ft/h.onnx
     .venv/bin/python scripts/eval_injection_classifier.py --model /tmp/ft/h.onnx  # thresholds
 
+Session 12's short reader (``injection_minilm_short_int8.onnx``; the long reader is ``h``):
+
+    /tmp/tv/bin/python $P --base /tmp/ft/model_h --out /tmp/ft/model_s --epochs 2 --lr 3e-5 \
+        --no-score                                  # stopped after 1 (epoch1/), 21 minutes
+    # hard negatives: the training-side short texts (< 300 chars, training-half paragraphs and
+    # benign training passages) the first epoch scored at 1.0 or more: 20 texts
+    /tmp/tv/bin/python $P --base /tmp/ft/model_s/epoch1 --out /tmp/ft/model_s2 --epochs 1 \
+        --lr 1.5e-5 --hard /tmp/ft/hard_short.json --no-score                  # 27 minutes
+    /tmp/tv/bin/python $P --out /tmp/ft/model_s2 --export /tmp/ft/s2.onnx
+    .venv/bin/python scripts/eval_injection_classifier.py --short-model /tmp/ft/s2.onnx
+
 Data: every fixture set's passages except the ``FIRST_SIGHT`` (test) and ``CALIBRATION`` sets
-are training data, with 2,000 passages of half the kit's documentation pages (``--docs`` and
+are training data, with 1,500 single short paragraphs (``SHORT_CHARS``, since session 12) and
+2,000 passages of half the kit's documentation pages (``--docs`` and
 the ``llms`` folder beside it, split by page, ≤ 1,200 characters on paragraph boundaries) as
 benign; the other half of the pages is held out. AdamW, batch 16, 256 tokens, seed 0. The
 torch-side scoring (``--score-only``; ``--rules-only`` writes the rules' verdicts from the
