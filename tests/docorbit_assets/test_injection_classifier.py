@@ -193,7 +193,7 @@ def test_normalize_runs_the_classifier_unless_switched_off_and_reads_the_switch_
 
     from docorbit_assets.lib import normalize as norm
     from docorbit_serve.registry import SourceConfig
-    from docorbit_serve.schemas import SCHEMAS
+    from tests.docorbit_assets.test_normalize import _fetch_row, _fetches
 
     text = next(
         r["text"]
@@ -203,26 +203,9 @@ def test_normalize_runs_the_classifier_unless_switched_off_and_reads_the_switch_
         and max_severity(annotate(r["text"], learned=True)) == "high"
     )
     cfg = SourceConfig(name="web", kind="web", location="https://docs.example.com/", library="ex")
-    rows = [
-        {
-            "source": "web",
-            "url": f"https://docs.example.com/p{i}.md",
-            "final_url": f"https://docs.example.com/p{i}.md",
-            "status": 200,
-            "ok": True,
-            "content_type": "text/markdown",
-            "bytes": len(text.encode()),
-            "content_hash": "",
-            "etag": "",
-            "last_modified": "",
-            "error_code": "",
-            "error_message": "",
-            "fetched_at": "2026-01-01T00:00:00Z",
-            "body": text.encode(),
-        }
-        for i in range(3)
-    ]
-    fetches = pa.Table.from_pylist(rows, schema=SCHEMAS["fetches"])
+    fetches = _fetches(
+        *(_fetch_row(f"https://docs.example.com/p{i}.md", text.encode()) for i in range(3))
+    )
     reads: list[bool] = []
     real_enabled = ic.enabled
     monkeypatch.setattr(ic, "enabled", lambda: reads.append(True) or real_enabled())
