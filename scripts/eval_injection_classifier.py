@@ -2,26 +2,31 @@
 
 Usage::
 
-    .venv/bin/python scripts/eval_injection_classifier.py [--model M.onnx] [--calibrate SETS]
-        [--test SETS] [--high H] [--low L]
+    .venv/bin/python scripts/eval_injection_classifier.py [--model M.onnx] [--short-model S.onnx]
+        [--calibrate SETS] [--test SETS] [--high H] [--high-short H] [--low L]
 
 Every passage is scored as ``annotate()`` scores it: the rules alone
 (``annotate(text, learned=False)``) and the classifier's logits over the passage's windows
-(``injection_classifier.windows`` / ``logits``). A passage is high when a window reaches
-``HIGH_LOGIT``, or when a rules high has an overlapping window at or above ``LOW_LOGIT``
-(below it, ``review`` demotes the high to medium): ``passage_scores`` / ``decide``.
+(``injection_classifier.windows`` / ``logits``: windows of 300+ characters by the long reader,
+shorter ones by the short reader). A passage is high when a long window reaches ``HIGH_LOGIT``
+or a short one ``HIGH_LOGIT_SHORT``, or when a rules high has an overlapping window at or above
+``LOW_LOGIT`` (below it, ``review`` demotes the high to medium; a short window never demotes):
+``passage_scores`` / ``decide``. ``--model`` / ``--short-model`` score candidate files instead
+of the shipped readers.
 
 - **Real documentation** (benign): the pages of the kit (``../shared/data/docs`` and
   ``../shared/data/llms``) that ``scripts/finetune_injection_minilm.py`` did *not* train on
   (its held-out half, split by page), cut into the product's windows.
 - **Calibration sets** (``--calibrate``, default the ``CALIBRATION`` file beside the sets):
-  written by fresh authors, never trained on, not test sets. ``HIGH_LOGIT`` is the highest
-  logit of any held-out benign text (the calibration benign passages and the windows of the
-  held-out pages) plus ``MARGIN``; the training side's benign passages and pages are reported,
+  written by fresh authors, never trained on, not test sets. ``HIGH_LOGIT`` (long windows) and
+  ``HIGH_LOGIT_SHORT`` (short ones: held-out short paragraphs read alone count too) are each
+  the highest logit of any held-out benign text of that length (the calibration benign
+  passages and the windows of the held-out pages) plus ``MARGIN``; the training side's benign passages and pages are reported,
   not used (a model scores its own training data too well or, for the few it never fits,
   badly); ``LOW_LOGIT`` is
   the candidate that maximises calibration recall minus twice the benign false-alarm rate
-  with no training-side benign passage high (``--high`` / ``--low`` override them).
+  with no training-side benign passage high (``--high`` / ``--high-short`` / ``--low``
+  override them).
 - **Test sets** (``--test``, default ``FIRST_SIGHT``): scored once both are fixed.
 
 Without ``../shared/data`` it prints one line and stops.
@@ -65,10 +70,9 @@ def _rows(name: str) -> list[dict]:
 def _use_model(path: Path | None, short_path: Path | None) -> None:
     """Score with these ONNX files (long and short reader) instead of the shipped ones."""
     tok = ic._tokenizer()  # the pinned tokenizer
-    shipped = {False: ic._model(False)[0], True: ic._model(True)[0]}
-    sessions = {
-        False: ic.session_for(str(path)) if path else shipped[False],
-        True: ic.session_for(str(short_path)) if short_path else shipped[True],
+    sessions = {  # a shipped reader is loaded only where no file replaces it
+        short: ic.session_for(str(given)) if given else ic._model(short)[0]
+        for short, given in ((False, path), (True, short_path))
     }
     ic._model = lambda short=False: (sessions[short], tok)  # type: ignore[assignment]
     ic._cache.clear()
