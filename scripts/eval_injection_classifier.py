@@ -47,6 +47,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
+from docorbit_assets.lib import injection_acrostic  # noqa: E402
 from docorbit_assets.lib import injection_classifier as ic  # noqa: E402
 from docorbit_assets.lib.injection import annotate  # noqa: E402
 
@@ -109,7 +110,11 @@ def passage_scores(rows: list[dict]) -> tuple[np.ndarray, ...]:
         highs = [a for a in annotate(text, learned=False) if a["severity"] == "high"]
         judged = -np.inf
         for a in highs:
-            if a.get("start") is None or a.get("end") is None:
+            if (
+                a.get("start") is None
+                or a.get("end") is None
+                or a["evidence"].startswith(injection_acrostic.EVIDENCE)
+            ):  # the classifier never read it: never demoted
                 judged = np.inf
                 continue
             over = [  # a short window never demotes (injection_classifier.review)

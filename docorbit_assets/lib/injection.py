@@ -73,7 +73,7 @@ from typing import Any
 
 from lxml import etree
 
-from docorbit_assets.lib import injection_classifier, injection_structure
+from docorbit_assets.lib import injection_acrostic, injection_classifier, injection_structure
 
 __all__ = [
     "MAX_SCAN_CHARS",
@@ -438,10 +438,30 @@ def annotate(
             continue
         found.extend(_assess_view(view, omap))
     found.extend(_structural_findings(text, views, omap, found))
+    found.extend(_acrostic_findings(text, found))
     found = _quoted_exhibits(text, found)
     if learned or (learned is None and injection_classifier.enabled()):
         found = injection_classifier.review(text, found)
     return _dedupe(found)
+
+
+def _acrostic_findings(text: str, found: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Acrostics that spell an action on a target (``injection_acrostic.decoded``) where no high
+    finding covers their carrier already: high, or medium in a section that discusses attacks."""
+    high = [Span(a["start"], a["end"]) for a in found if a["severity"] == "high" and _spanned(a)]
+    out: list[dict[str, Any]] = []
+    for acrostic in injection_acrostic.decoded(text):
+        if any(h.start <= acrostic.start and acrostic.end <= h.end for h in high):
+            continue
+        carrier = text[acrostic.start : acrostic.end]
+        rank = 2 if _in_attack_section(text, acrostic.start, carrier) else 3
+        evidence = (
+            f"{injection_acrostic.EVIDENCE}: the initials {acrostic.units.upper()!r} spell "
+            f"{acrostic.message!r}: {_evidence(carrier)}"
+        )
+        kind = "prompt_injection_suspected" if rank == 3 else "suspicious_instruction"
+        out.append(_finding(kind, rank, evidence, Span(acrostic.start, acrostic.end)))
+    return out
 
 
 def _quoted_exhibits(text: str, found: list[dict[str, Any]]) -> list[dict[str, Any]]:

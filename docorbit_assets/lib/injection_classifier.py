@@ -56,6 +56,7 @@ from typing import Any
 
 import numpy as np
 
+from docorbit_assets.lib import injection_acrostic
 from docorbit_serve.errors import DocOrbitError
 
 __all__ = [
@@ -268,11 +269,13 @@ def review(text: str, found: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for row in found:
         a, b = row.get("start"), row.get("end")
         if row["severity"] == "high" and a is not None and b is not None:
+            # a decoded acrostic's message is not in the surface text the readers read
+            decoded = row["evidence"].startswith(injection_acrostic.EVIDENCE)
             z = max(
                 (
                     z if w[1] - w[0] >= SHORT_WINDOW_CHARS else float("inf")
                     for w, z in zip(spans, scores, strict=True)
-                    if _overlaps(a, b, w)
+                    if _overlaps(a, b, w) and not decoded
                 ),
                 default=None,
             )

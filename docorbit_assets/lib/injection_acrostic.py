@@ -1,0 +1,161 @@
+"""Acrostics decoded: a harmful instruction spelled by the initials of lines or sentences.
+
+Contract: ``decoded(text) -> list[Acrostic]``. The rules of ``injection_structure`` catch an
+acrostic by its *scheme* ("the initials of the steps above spell …", "agents: read the first
+letter of each line"); an acrostic that announces nothing is invisible to them and to the
+learned readers, which read the surface words. This module reads the carrier itself:
+
+- **units**: a run of at least ``MIN_UNITS`` consecutive non-blank lines whose first letter sits
+  at the start of the line once list markers, numbering, quote and comment leaders, table pipes,
+  bold/italic and code marks are set aside (bullets, steps, table rows, YAML comments, verses);
+  and, per paragraph, the first letters of at least ``MIN_UNITS`` + 1 sentences.
+- **decoding**: the ASCII letters of the units' initials, lower-cased, and the longest stretch of
+  them that splits wholly into words of a small lexicon: *actions* an attacker wants (push,
+  wipe, leak, send, curl, disable, skip, ignore …), *targets* (prod, main, tests, keys, token,
+  env, ssl, root, home …) and short filler words (the, to, all, now, rf …). A stretch counts
+  when it holds an action and a target, at least ``MIN_LETTERS`` letters, at least
+  ``CONTENT_SHARE`` of them in action and target words, and covers at least ``RUN_SHARE`` of
+  the run: "SKIPTESTS", "PUSHPROD", "RMRFHOME", "CATENV" decode; "SOLID", "CRUD", a release's
+  "THANKS" or a product name do not.
+
+Why a lexicon here and not in the rules: the words are not the attacker's phrasing (which the
+rules and the readers judge) but the payload itself, which an acrostic cannot paraphrase much:
+it has to spell a command. On the kit's 579 documentation pages the decoder finds nothing; on
+the fixture sets it finds no benign passage but a write-up that quotes an acrostic attack
+(which ``annotate`` then keeps below high as a quoted specimen). Figures: docs/security.md,
+"Session 13".
+
+Cost: linear in the text; the search for a stretch looks at most ``MAX_LETTERS`` letters ahead
+of each initial and reads at most ``MAX_INITIALS`` initials per run.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["EVIDENCE", "Acrostic", "decoded"]
+
+EVIDENCE = "decoded acrostic"
+"""How a finding of this module's begins: ``injection_classifier.review`` never demotes it (the
+learned readers read the surface text, not the decoded message)."""
+MIN_UNITS = 4
+MIN_LETTERS = 6
+CONTENT_SHARE = 0.6
+RUN_SHARE = 0.6
+MAX_LETTERS = 40
+MAX_INITIALS = 256
+
+_ACTION_WORDS = """push force skip wipe delete del drop remove rm kill disable ignore bypass leak send post
+    upload share exfil steal dump print cat echo export curl wget run exec eval install sudo
+    chmod commit merge deploy ship mail email copy cp nuke erase purge reset grant expose
+    publish hide mine pipe read trust allow turn stop"""
+_ACTIONS = frozenset(_ACTION_WORDS.split())
+_TARGET_WORDS = """prod production main master tests test ci checks check review keys key token tokens
+    secret secrets env creds cred password passwords ssh ssl tls cert certs auth mfa logs log
+    audit db data table tables root home repo backup backups history users user rules safety
+    guard sandbox firewall sh bash script miner bucket aws gpg npm pypi rsa idrsa shadow passwd
+    cookies wallet lockfile sig sigs signing hooks lint verify verification prompt system
+    instructions config dotenv"""
+_TARGETS = frozenset(_TARGET_WORDS.split())
+_FILLER_WORDS = """the to all and now it on of a in from my your off out up then with at via no dont never
+    always every each any this that me us them quietly silently here there for by into over git
+    rf f x please asap its as be is are our new old one"""
+_FILLER = frozenset(_FILLER_WORDS.split())
+_KIND: dict[str, str] = {
+    **{w: "f" for w in _FILLER},
+    **{w: "t" for w in _TARGETS},
+    **{w: "a" for w in _ACTIONS},
+}
+_LONGEST = max(map(len, _KIND))
+
+_LEADER = re.compile(r"^\s*(?:[-*+>|#]+\s*|\d{1,3}[.)]\s*|//+\s*|<!--\s*|\*\*|__|[`_*~])*")
+_LETTER = re.compile(r"[^\W\d_]")
+_PARAGRAPH = re.compile(r"\n[ \t]*\n")
+_SENTENCE_END = re.compile(r"[.!?](?:[\"')\]]*)\s+(?=\S)")
+
+
+@dataclass(frozen=True)
+class Acrostic:
+    """A decoded message: ``text[start:end]`` holds its carrier; ``words`` the split letters."""
+
+    start: int
+    end: int
+    units: str
+    words: tuple[str, ...]
+
+    @property
+    def message(self) -> str:
+        return " ".join(self.words).upper()
+
+
+def _split(letters: str) -> tuple[int, int, tuple[str, ...]] | None:
+    """The longest stretch of ``letters`` that splits wholly into lexicon words with an action
+    and a target (the module docstring's rule), as ``(start, end, words)``."""
+    best: tuple[int, int, tuple[str, ...]] | None = None
+    n = len(letters)
+    for i in range(n):
+        reach: dict[int, tuple[str, ...]] = {i: ()}
+        for j in range(i, min(n, i + MAX_LETTERS)):
+            seq = reach.get(j)
+            if seq is None:
+                continue
+            for k in range(j + 1, min(n, j + _LONGEST, i + MAX_LETTERS) + 1):
+                word = letters[j:k]
+                if word in _KIND and k not in reach:
+                    reach[k] = (*seq, word)
+        for k, seq in reach.items():
+            size = k - i
+            if size < MIN_LETTERS or (best is not None and size <= best[1] - best[0]):
+                continue
+            kinds = {_KIND[w] for w in seq}
+            content = sum(len(w) for w in seq if _KIND[w] != "f")
+            if {"a", "t"} <= kinds and content >= CONTENT_SHARE * size:
+                best = (i, k, seq)
+    return best
+
+
+def _runs(text: str) -> list[tuple[int, int, str]]:
+    """Line runs and sentence runs: ``(start, end, initials)``."""
+    out: list[tuple[int, int, str]] = []
+    run: list[tuple[int, int, str]] = []
+
+    def close() -> None:
+        if len(run) >= MIN_UNITS:
+            out.append((run[0][0], run[-1][1], "".join(c for _, _, c in run[:MAX_INITIALS])))
+
+    at = 0
+    for line in text.split("\n"):
+        end = at + len(line)
+        body = line[_LEADER.match(line).end() :]  # type: ignore[union-attr]  # always matches
+        letter = _LETTER.search(body)
+        if line.strip() and letter is not None and letter.start() <= 3:
+            run.append((at, end, letter.group()))
+        else:
+            close()
+            run = []
+        at = end + 1
+    close()
+    start = 0
+    bounds = [(m.start(), m.end()) for m in _PARAGRAPH.finditer(text)] + [(len(text), len(text))]
+    for stop, nxt in bounds:
+        para = text[start:stop]
+        cuts = [0] + [m.end() for m in _SENTENCE_END.finditer(para)]
+        initials = "".join(para[c] for c in cuts if c < len(para) and para[c].isalpha())
+        if len(initials) > MIN_UNITS:
+            out.append((start, stop, initials[:MAX_INITIALS]))
+        start = nxt
+    return out
+
+
+def decoded(text: str) -> list[Acrostic]:
+    """Every acrostic of ``text`` that spells an action on a target (module docstring)."""
+    found: list[Acrostic] = []
+    for start, end, initials in _runs(text):
+        letters = "".join(c for c in initials.lower() if c.isascii() and c.isalpha())
+        split = _split(letters)
+        if split and split[1] - split[0] >= max(MIN_LETTERS, RUN_SHARE * len(letters)):
+            if any(f.words == split[2] and f.start < end and start < f.end for f in found):
+                continue  # numbered steps that end in full stops: lines and sentences agree
+            found.append(Acrostic(start, end, letters, split[2]))
+    return found
