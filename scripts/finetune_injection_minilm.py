@@ -34,6 +34,15 @@ Session 12's short reader (``injection_minilm_short_int8.onnx``; the long reader
     /tmp/tv/bin/python $P --out /tmp/ft/model_s2 --export /tmp/ft/s2.onnx
     .venv/bin/python scripts/eval_injection_classifier.py --short-model /tmp/ft/s2.onnx
 
+Session 13's long reader (``injection_minilm_int8.onnx`` since then; the short reader is
+unchanged): one more epoch from ``model_h`` with session 13's training files (multilingual
+injections and benign hard negatives, acrostics) and session 11's hard negatives:
+
+    /tmp/tv/bin/python $P --base /tmp/ft/model_h --out /tmp/ft/model_h2 --epochs 1 --lr 1e-5 \
+        --hard /tmp/ft/hard.json --sample 1600 --no-score                     # 13 minutes
+    /tmp/tv/bin/python $P --out /tmp/ft/model_h2 --export /tmp/ft/h2.onnx
+    .venv/bin/python scripts/eval_injection_classifier.py --model /tmp/ft/h2.onnx
+
 Data: every fixture set's passages except the ``FIRST_SIGHT`` (test) and ``CALIBRATION`` sets
 are training data, with 1,500 single short paragraphs (``SHORT_CHARS``, since session 12) and
 2,000 passages of half the kit's documentation pages (``--docs`` and

@@ -29,8 +29,9 @@ Contract:
     row names their span.
   - The long reader is ``data/injection_minilm_int8.onnx``, all-MiniLM-L6-v2 fine-tuned as a
     two-class sequence classifier and quantised to int8 (``scripts/finetune_injection_minilm.py``;
-    provenance and figures in docs/security.md, "Session 11"); the short reader,
-    ``data/injection_minilm_short_int8.onnx``, is it fine-tuned on short passages too
+    provenance and figures in docs/security.md, "Session 11"; since session 13 one more epoch
+    with multilingual and acrostic training data, "Session 13"); the short reader,
+    ``data/injection_minilm_short_int8.onnx``, is session 11's fine-tuned on short passages too
     ("Session 12"); their tokenizer is the vendored
     ``docorbit_serve/data/minilm_tokenizer.json``. All three are checked against their SHA-256 before
     first use; a missing or altered file raises ``InjectionClassifierError``
@@ -79,21 +80,22 @@ __all__ = [
     "windows",
 ]
 
-MODEL_SHA256 = "19a0a14b40a8a5d57bf2582e04ab46487baa22947f28567d4ed7a0e4045d0ef5"
+MODEL_SHA256 = "dee262bf679e15dbe6d98dbd84b511d02e6ee54168689b07004bd89775b0a9a7"
 SHORT_MODEL_SHA256 = "5b2a76e6ba76da328b3d4ce106b1795b2bd5b25e9c0fe769d91c7404553c698c"
 _LONG_MODEL = ("injection_minilm_int8.onnx", MODEL_SHA256)
 _SHORT_MODEL = ("injection_minilm_short_int8.onnx", SHORT_MODEL_SHA256)
 _TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
-HIGH_LOGIT = 1.09
+HIGH_LOGIT = 2.27
 """A window at or above this logit is high, whatever the rules say."""
 HIGH_LOGIT_SHORT = 6.65
 """The same for a window shorter than ``SHORT_WINDOW_CHARS`` (read by the short reader, whose
 scale is its own). The short reader never demotes a rules high: on the kit's short passages it
 reads obfuscated carriers the rules decode (leetspeak, HTML entities, tag characters) as benign."""
-LOW_LOGIT = -5.03
+LOW_LOGIT = -2.58
 """A rules high whose windows all score below this is demoted to medium. Both thresholds were
 fixed on the calibration sets and held-out real docs before the first-sight sets were scored
-(``scripts/eval_injection_classifier.py``; docs/security.md, "Session 11")."""
+(``scripts/eval_injection_classifier.py``; docs/security.md, "Session 11"; the long reader's
+``HIGH_LOGIT`` and ``LOW_LOGIT`` again for its session-13 weights, "Session 13")."""
 MAX_TOKENS = 256
 """Tokens read of a window, as in training."""
 WINDOW_CHARS = 1_200
