@@ -72,7 +72,8 @@ def test_benign_passages_are_never_or_rarely_flagged_high():
     """The rules alone flag no benign passage of the sets they were tuned on high. With the
     learned classifier (``learned=True``): at most one in 500 there (one, S7A-benign-11, the
     classifier never fits), and at most 5% on the sets neither ever saw (first sight,
-    calibration), where the rules alone flag 39 of 420 (docs/security.md, "Session 12")."""
+    calibration), where the rules alone flag about one in ten (docs/security.md, "Session 12",
+    "Session 13")."""
     unseen_ids = {
         json.loads(line)["id"]
         for path in SETS
