@@ -23,8 +23,10 @@ Contract:
     one); then every window scoring at least ``HIGH_LOGIT`` that no remaining high overlaps
     adds a ``prompt_injection_suspected`` / ``high`` row whose evidence begins
     ``learned_classifier (logit=…)``. Rows without a span (HTML carriers the text does not
-    hold) are never demoted: the classifier did not read them; nor is a high a short window
-    overlaps (the short reader adds, it does not veto; ``HIGH_LOGIT_SHORT`` is its threshold).
+    hold) are never demoted: the classifier did not read them; nor is a decoded acrostic
+    (``injection_acrostic``: its message is in the initials, not in the words read), nor a
+    high a short window overlaps (the short reader adds, it does not veto;
+    ``HIGH_LOGIT_SHORT`` is its threshold).
     Windows past ``MAX_WINDOWS`` are read by the rules alone, and a ``not_scanned`` / ``low``
     row names their span.
   - The long reader is ``data/injection_minilm_int8.onnx``, all-MiniLM-L6-v2 fine-tuned as a
