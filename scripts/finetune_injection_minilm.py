@@ -34,14 +34,22 @@ Session 12's short reader (``injection_minilm_short_int8.onnx``; the long reader
     /tmp/tv/bin/python $P --out /tmp/ft/model_s2 --export /tmp/ft/s2.onnx
     .venv/bin/python scripts/eval_injection_classifier.py --short-model /tmp/ft/s2.onnx
 
-Session 13's long reader (``injection_minilm_int8.onnx`` since then; the short reader is
-unchanged): one more epoch from ``model_h`` with session 13's training files (multilingual
-injections and benign hard negatives, acrostics) and session 11's hard negatives:
+Session 13's long reader (``injection_minilm_int8.onnx`` since then): one more epoch from
+``model_h`` with session 13's training files (multilingual injections and benign hard
+negatives, acrostics) and session 11's hard negatives:
 
     /tmp/tv/bin/python $P --base /tmp/ft/model_h --out /tmp/ft/model_h2 --epochs 1 --lr 1e-5 \
         --hard /tmp/ft/hard.json --sample 1600 --no-score                     # 13 minutes
     /tmp/tv/bin/python $P --out /tmp/ft/model_h2 --export /tmp/ft/h2.onnx
     .venv/bin/python scripts/eval_injection_classifier.py --model /tmp/ft/h2.onnx
+
+and the short reader (``injection_minilm_short_int8.onnx``) one more epoch from ``model_s2``
+with the same data and session 12's short hard negatives:
+
+    /tmp/tv/bin/python $P --base /tmp/ft/model_s2 --out /tmp/ft/model_s3 --epochs 1 \
+        --lr 1.5e-5 --hard /tmp/ft/hard_short.json --no-score       # 39 minutes, beside CI
+    /tmp/tv/bin/python $P --out /tmp/ft/model_s3 --export /tmp/ft/s3.onnx
+    .venv/bin/python scripts/eval_injection_classifier.py --short-model /tmp/ft/s3.onnx
 
 Data: every fixture set's passages except the ``FIRST_SIGHT`` (test) and ``CALIBRATION`` sets
 are training data, with 1,500 single short paragraphs (``SHORT_CHARS``, since session 12) and

@@ -34,7 +34,7 @@ Contract:
     provenance and figures in docs/security.md, "Session 11"; since session 13 one more epoch
     with multilingual and acrostic training data, "Session 13"); the short reader,
     ``data/injection_minilm_short_int8.onnx``, is session 11's fine-tuned on short passages too
-    ("Session 12"); their tokenizer is the vendored
+    ("Session 12"; one more epoch with session 13's data, "Session 13"); their tokenizer is the vendored
     ``docorbit_serve/data/minilm_tokenizer.json``. All three are checked against their SHA-256 before
     first use; a missing or altered file raises ``InjectionClassifierError``
     (``DocOrbitError``, code ``injection_model_unavailable``). Nothing is downloaded.
@@ -83,13 +83,13 @@ __all__ = [
 ]
 
 MODEL_SHA256 = "dee262bf679e15dbe6d98dbd84b511d02e6ee54168689b07004bd89775b0a9a7"
-SHORT_MODEL_SHA256 = "5b2a76e6ba76da328b3d4ce106b1795b2bd5b25e9c0fe769d91c7404553c698c"
+SHORT_MODEL_SHA256 = "bea4d9f4e34eae578811e54a5ff66b01127a5d7dda43ca0d624995ee3e601e05"
 _LONG_MODEL = ("injection_minilm_int8.onnx", MODEL_SHA256)
 _SHORT_MODEL = ("injection_minilm_short_int8.onnx", SHORT_MODEL_SHA256)
 _TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
 HIGH_LOGIT = 2.27
 """A window at or above this logit is high, whatever the rules say."""
-HIGH_LOGIT_SHORT = 6.65
+HIGH_LOGIT_SHORT = 5.22
 """The same for a window shorter than ``SHORT_WINDOW_CHARS`` (read by the short reader, whose
 scale is its own). The short reader never demotes a rules high: on the kit's short passages it
 reads obfuscated carriers the rules decode (leetspeak, HTML entities, tag characters) as benign."""
