@@ -20,9 +20,9 @@ learned readers, which read the surface words. This module reads the carrier its
 
 Why a lexicon here and not in the rules: the words are not the attacker's phrasing (which the
 rules and the readers judge) but the payload itself, which an acrostic cannot paraphrase much:
-it has to spell a command. On the kit's 579 documentation pages the decoder finds nothing; on
-the fixture sets it finds no benign passage but a write-up that quotes an acrostic attack
-(which ``annotate`` then keeps below high as a quoted specimen). Figures: docs/security.md,
+it has to spell a command. In the kit's 600 documentation and llms files the decoder finds
+nothing; on the fixture sets it finds no benign passage but a write-up that quotes an acrostic
+attack (which ``annotate`` then keeps below high as a quoted specimen). Figures: docs/security.md,
 "Session 13".
 
 Cost: linear in the text; the search for a stretch looks at most ``MAX_LETTERS`` letters ahead
@@ -46,20 +46,21 @@ RUN_SHARE = 0.6
 MAX_LETTERS = 40
 MAX_INITIALS = 256
 
-_ACTION_WORDS = """push force skip wipe delete del drop remove rm kill disable ignore bypass leak send post
-    upload share exfil steal dump print cat echo export curl wget run exec eval install sudo
+_ACTION_WORDS = """push force skip wipe delete del drop remove rm kill disable ignore bypass leak
+    send post upload share exfil steal dump print cat echo export curl wget run exec eval install sudo
     chmod commit merge deploy ship mail email copy cp nuke erase purge reset grant expose
     publish hide mine pipe read trust allow turn stop"""
 _ACTIONS = frozenset(_ACTION_WORDS.split())
-_TARGET_WORDS = """prod production main master tests test ci checks check review keys key token tokens
-    secret secrets env creds cred password passwords ssh ssl tls cert certs auth mfa logs log
+_TARGET_WORDS = """prod production main master tests test ci checks check review keys key token
+    tokens secret secrets env creds cred password passwords ssh ssl tls cert certs auth mfa logs log
     audit db data table tables root home repo backup backups history users user rules safety
     guard sandbox firewall sh bash script miner bucket aws gpg npm pypi rsa idrsa shadow passwd
     cookies wallet lockfile sig sigs signing hooks lint verify verification prompt system
     instructions config dotenv"""
 _TARGETS = frozenset(_TARGET_WORDS.split())
-_FILLER_WORDS = """the to all and now it on of a in from my your off out up then with at via no dont never
-    always every each any this that me us them quietly silently here there for by into over git
+_FILLER_WORDS = """the to all and now it on of a in from my your off out up then with at via no dont
+    never always every each any this that me us them quietly silently here there for by into over
+    git
     rf f x please asap its as be is are our new old one"""
 _FILLER = frozenset(_FILLER_WORDS.split())
 _KIND: dict[str, str] = {
