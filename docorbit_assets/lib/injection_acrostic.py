@@ -47,8 +47,8 @@ MAX_LETTERS = 40
 MAX_INITIALS = 256
 
 _ACTION_WORDS = """push force skip wipe delete del drop remove rm kill disable ignore bypass leak
-    send post upload share exfil steal dump print cat echo export curl wget run exec eval install sudo
-    chmod commit merge deploy ship mail email copy cp nuke erase purge reset grant expose
+    send post upload share exfil steal dump print cat echo export curl wget run exec eval install
+    sudo chmod commit merge deploy ship mail email copy cp nuke erase purge reset grant expose
     publish hide mine pipe read trust allow turn stop"""
 _ACTIONS = frozenset(_ACTION_WORDS.split())
 _TARGET_WORDS = """prod production main master tests test ci checks check review keys key token
