@@ -9,6 +9,9 @@ Contract:
     ``{"id", "ranked": [{"path", "heading", "anchor", "breadcrumb"}, ...]}`` in query order
     (the run format of ``score_retrieval.py``). A query whose library filter the index does
     not hold gets an empty ranking rather than stopping the run.
+  - ``query_hits(catalog, query, *, backend=None, limit=10, hybrid=None, cfg=None)`` -> the
+    search hits of one query dict, ``[]`` when the index does not hold its library: what
+    ``run_queries`` ranks (``scripts/dump_candidates.py`` keeps the hits' content too).
   - ``write_run(rows, path)`` writes them as JSONL (sorted keys); ``evaluate_file`` does all
     three and returns the run path.
   - ``score_run(queries, rows)`` -> ``{"n", "mrr@10", "r@1", "r@5", "r@10"}`` at section level
@@ -34,6 +37,7 @@ from docorbit_serve.search.scoring import ScoringConfig
 __all__ = [
     "evaluate_file",
     "load_queries",
+    "query_hits",
     "retrieval_gate",
     "run_queries",
     "score_run",
@@ -60,6 +64,31 @@ def load_queries(path: Path) -> list[dict[str, Any]]:
     return out
 
 
+def query_hits(
+    catalog: Any,
+    query: dict[str, Any],
+    *,
+    backend: str | None = None,
+    limit: int = 10,
+    hybrid: bool | None = None,
+    cfg: ScoringConfig | None = None,
+) -> list[Any]:
+    kw: dict[str, Any] = {"cfg": cfg} if cfg is not None else {}
+    try:
+        return search(
+            catalog,
+            query["query"],
+            library=query.get("library"),
+            version=query.get("version") or None,
+            limit=limit,
+            backend=backend,
+            hybrid=hybrid,
+            **kw,
+        ).hits
+    except NotFound:
+        return []
+
+
 def run_queries(
     catalog: Any,
     queries: Iterable[dict[str, Any]],
@@ -70,22 +99,8 @@ def run_queries(
     cfg: ScoringConfig | None = None,
 ) -> list[dict[str, Any]]:
     rows = []
-    kw: dict[str, Any] = {"cfg": cfg} if cfg is not None else {}
     for q in queries:
-        try:
-            res = search(
-                catalog,
-                q["query"],
-                library=q.get("library"),
-                version=q.get("version") or None,
-                limit=limit,
-                backend=backend,
-                hybrid=hybrid,
-                **kw,
-            )
-            hits = res.hits
-        except NotFound:
-            hits = []
+        hits = query_hits(catalog, q, backend=backend, limit=limit, hybrid=hybrid, cfg=cfg)
         ranked = [
             {"path": h.path, "heading": h.heading, "anchor": h.anchor, "breadcrumb": h.breadcrumb}
             for h in hits

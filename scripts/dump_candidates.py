@@ -20,9 +20,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from docorbit_serve.catalog import Catalog  # noqa: E402
-from docorbit_serve.errors import NotFound  # noqa: E402
+from docorbit_serve.evaluate import load_queries, query_hits  # noqa: E402
 from docorbit_serve.home import Home  # noqa: E402
-from docorbit_serve.search import search  # noqa: E402
 
 
 def _norm(s: str | None) -> str:
@@ -54,20 +53,8 @@ def main() -> None:
     home = Home(home_dir.resolve(), home_dir.resolve())
     cat = Catalog(home)
     with out.open("w", encoding="utf-8") as f:
-        for line in qfile.read_text(encoding="utf-8").splitlines():
-            if not line.strip():
-                continue
-            q = json.loads(line)
-            try:
-                hits = search(
-                    cat,
-                    q["query"],
-                    library=q.get("library"),
-                    version=q.get("version") or None,
-                    limit=k,
-                ).hits
-            except NotFound:
-                hits = []
+        for q in load_queries(qfile):
+            hits = query_hits(cat, q, limit=k)
             gold = [*(q.get("gold") or []), *(q.get("alternates") or [])]
             cands = [
                 {
