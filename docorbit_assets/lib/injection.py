@@ -448,7 +448,7 @@ def annotate(
 def _acrostic_findings(text: str, found: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Acrostics that spell an action on a target (``injection_acrostic.decoded``) where no high
     finding covers their carrier already: high, or medium in a section that discusses attacks."""
-    high = [Span(a["start"], a["end"]) for a in found if a["severity"] == "high" and _spanned(a)]
+    high = _high_spans(found)
     out: list[dict[str, Any]] = []
     for acrostic in injection_acrostic.decoded(text):
         if any(h.start <= acrostic.start and acrostic.end <= h.end for h in high):
@@ -500,7 +500,7 @@ def _structural_findings(
     best: dict[str, int] = {}
     for a in found:
         best[a["location"]] = max(best.get(a["location"], 0), _RANK[a["severity"]])
-    high = [Span(a["start"], a["end"]) for a in found if a["severity"] == "high" and _spanned(a)]
+    high = _high_spans(found)
     titles = [
         _carrier(title, Span(a, b), kind)
         for title, a, b, kind in injection_structure.carriers(text)
@@ -578,6 +578,11 @@ def _in_attack_section(text: str, offset: int, para: str) -> bool:
 
 def _spanned(row: Mapping[str, Any]) -> bool:
     return row.get("start") is not None and row.get("end") is not None
+
+
+def _high_spans(found: list[dict[str, Any]]) -> list[Span]:
+    """Where the high findings of ``found`` lie in the text (those with a span)."""
+    return [Span(a["start"], a["end"]) for a in found if a["severity"] == "high" and _spanned(a)]
 
 
 MAX_TITLE_CARRIERS = 1_000
