@@ -106,7 +106,7 @@ _ROLE_EN = rf"(?:{_ROLE_STRONG}|models?|bots?)"
 _ROLE_ML = (
     r"(?:\b(?:assistants?\s+d'IA|IA|intelligence\s+artificielle|asistentes?|assistentes?|"
     r"modèles?(?:\s+de\s+langage)?|modelos?(?:\s+de\s+lenguaje)?|modell[oia]?\w*|modelu|KI|"
-    r"KI-\w+|Sprachmodell\w*|Assistenten?|ИИ|ИИ-\w+|ассистент\w*|нейросет\w*|помощник\w*|"
+    r"KI-\w+|Sprachmodell\w*|Assistenten?|Agenten|agentes|agenti|agenci|asystenci|ИИ|ИИ-\w+|ассистент\w*|нейросет\w*|помощник\w*|"
     r"модел\w*|агент\w*|asystent\w*|sztuczn\w+\s+inteligencj\w*|yapay\s+zek[aâ]\w*|"
     r"asistan\w*|trợ\s+lý|mô\s+hình|asisten|kecerdasan\s+buatan|model\s+bahasa|msaidizi|"
     r"akili\s+bandia|assistent\w*|språkmodell\w*|sprogmodel\w*|taalmodel\w*|avustaja\w*|"
@@ -149,6 +149,14 @@ _SUFFIX = (
     r"others|alike|everywhere|all|not|nota|hinweis|remarque|aviso|uwaga|"
     rf"{_WCH}{{0,30}}[^\x00-\x7f\s:：,.!?()\[\]]{_WCH}{{0,30}})"  # bounded: linear on long words
 )
+_ATTENTION = (
+    # a call for attention that opens an address ("Attention, AI agents!"), in the languages of
+    # the role lexicon
+    r"(?:attention|achtung|atenci[oó]n|atenç[aã]o|attenzione|aandacht|uwaga|pozor|figyelem|dikkat|"
+    r"huomio|obs|observera|внимание|увага|προσοχή|chú\s+ý|perhatian|tahadhari|注意|注目|주의|"
+    r"ध्यान\s+दें|انتباه|تنبيه|توجه|שימו\s+לב|ความสนใจ)"
+)
+_AND = r"(?:and|und|et|y|e|i|и|і|та|en|och|og|ja|és|a|ve|và|dan|na|και|و|и\s+все|&)"
 _VOC_COLON = re.compile(
     # a short label naming an AI at the start of a line/sentence/carrier, then ":" or a dash
     rf"(?:^|(?<=[\n.!?>(\[\]\"'|*#—–/])|(?<=\w:[ \t]))[ \t]*(?:{_WCH}{{1,40}}[ \t]+){{0,6}}?{_WHO}(?!\d)(?:(?:[ \t]*[,/&][ \t]*|"
@@ -161,6 +169,11 @@ _VOC_COLON = re.compile(
     rf"(?:[ \t]+(?:{_ROLE_STRONG}|{_ROLE_ML}))?|(?:{_ROLE_STRONG}|{_ROLE_ML})"
     rf"(?:[ \t]*[,/&][ \t]*(?:and[ \t]+)?(?:{_ROLE_STRONG}|{_ROLE_ML}))*)[ \t]*(?P<csep>[,，!])"
     rf"|\A[ \t]*(?:models?|bots?)[ \t]*(?P<lsep>[,，!:])"
+    # a call for attention, in any language, before the roles it calls: "Внимание,
+    # ИИ-ассистенты и агенты!", "ACHTUNG KI-AGENTEN.", "Atenção, assistentes e agentes:"
+    rf"|(?:\A|(?<=[.!?>\[\"'|*#—–]))[ \t]*{_ATTENTION}[ \t]*[,，:：!]?[ \t]+(?:the[ \t]+)?"
+    rf"(?:{_ROLE_STRONG}|{_ROLE_ML})(?:(?:[ \t]*[,，/&][ \t]*|[ \t]+{_AND}[ \t]+)"
+    rf"(?:{_ROLE_STRONG}|{_ROLE_ML}))*[ \t]*(?P<asep>[,，!！.。:：])"
     rf"|(?<=[.!?\"'])[ \t]+(?:models?|bots?)[ \t]*,[ \t]*(?=(?:please[ \t]+)?(?:run|execute|send|delete|remove|"
     rf"print|reveal|ignore|upload|install|open|call|tell|say|write|add|disable|forget)\b)"
     rf"(?P<isep>)",
