@@ -47,7 +47,6 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from docorbit_assets.lib import injection_acrostic  # noqa: E402
 from docorbit_assets.lib import injection_classifier as ic  # noqa: E402
 from docorbit_assets.lib.injection import annotate  # noqa: E402
 
@@ -99,30 +98,15 @@ def passage_scores(rows: list[dict]) -> tuple[np.ndarray, ...]:
 
     Long and short windows are judged by ``HIGH_LOGIT`` and ``HIGH_LOGIT_SHORT``
     (``injection_classifier.high_logit``). The last is the largest, over the rules' high
-    findings, of the largest logit of the windows overlapping it (``+inf`` for a high without a
-    span: never demoted; ``-inf`` with no rules high): what ``injection_classifier.review``
-    decides with ``LOW_LOGIT``."""
+    findings, of ``injection_classifier.judged_logit`` (``-inf`` with no rules high): the
+    number ``review`` compares with ``LOW_LOGIT``, read by the same function."""
     ruled, best, best_short, kept = [], [], [], []
     for r in rows:
         text = r["text"]
         spans = ic.windows(text)[: ic.MAX_WINDOWS]
         zs = ic.logits([text[a:b] for a, b in spans])
         highs = [a for a in annotate(text, learned=False) if a["severity"] == "high"]
-        judged = -np.inf
-        for a in highs:
-            if (
-                a.get("start") is None
-                or a.get("end") is None
-                or a["evidence"].startswith(injection_acrostic.EVIDENCE)
-            ):  # the classifier never read it: never demoted
-                judged = np.inf
-                continue
-            over = [  # a short window never demotes (injection_classifier.review)
-                z if w[1] - w[0] >= ic.SHORT_WINDOW_CHARS else np.inf
-                for w, z in zip(spans, zs, strict=True)
-                if a["start"] < w[1] and w[0] < a["end"]
-            ]
-            judged = max(judged, max(over) if over else np.inf)
+        judged = max((ic.judged_logit(a, spans, zs) for a in highs), default=-np.inf)
         short = [(b - a) < ic.SHORT_WINDOW_CHARS for a, b in spans]
         ruled.append(bool(highs))
         best.append(max((z for z, s in zip(zs, short, strict=True) if not s), default=-np.inf))

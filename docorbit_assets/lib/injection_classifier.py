@@ -75,6 +75,7 @@ __all__ = [
     "InjectionClassifierError",
     "enabled",
     "high_logit",
+    "judged_logit",
     "LOW_LOGIT",
     "logits",
     "review",
@@ -273,17 +274,8 @@ def review(text: str, found: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for row in found:
         a, b = row.get("start"), row.get("end")
         if row["severity"] == "high" and a is not None and b is not None:
-            # a decoded acrostic's message is not in the surface text the readers read
-            decoded = row["evidence"].startswith(injection_acrostic.EVIDENCE)
-            z = max(
-                (
-                    z if w[1] - w[0] >= SHORT_WINDOW_CHARS else float("inf")
-                    for w, z in zip(spans, scores, strict=True)
-                    if _overlaps(a, b, w) and not decoded
-                ),
-                default=None,
-            )
-            if z is not None and z < LOW_LOGIT:
+            z = judged_logit(row, spans, scores)
+            if z < LOW_LOGIT:
                 row = {
                     **row,
                     "severity": "medium",
@@ -326,6 +318,27 @@ def review(text: str, found: list[dict[str, Any]]) -> list[dict[str, Any]]:
             }
         )
     return out
+
+
+def judged_logit(
+    row: dict[str, Any], spans: Sequence[tuple[int, int]], scores: Sequence[float]
+) -> float:
+    """The logit a rules finding is judged by (``review`` demotes a high below ``LOW_LOGIT``):
+    the largest over the scored windows it overlaps. ``inf`` — never demoted — for a finding
+    without a span or with no scored window over it, and for a decoded acrostic (its message is
+    not in the surface text the readers read); a short window counts as ``inf`` too (the short
+    reader never demotes)."""
+    a, b = row.get("start"), row.get("end")
+    if a is None or b is None or row["evidence"].startswith(injection_acrostic.EVIDENCE):
+        return float("inf")
+    return max(
+        (
+            z if w[1] - w[0] >= SHORT_WINDOW_CHARS else float("inf")
+            for w, z in zip(spans, scores, strict=True)
+            if _overlaps(a, b, w)
+        ),
+        default=float("inf"),
+    )
 
 
 def high_logit(chars: int) -> float:
