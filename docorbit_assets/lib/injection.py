@@ -1102,6 +1102,10 @@ def _phrase_verdict(text: str) -> tuple[int, re.Match[str] | None, str]:
         # tool"): the risks are read again with the prohibited clauses set aside
         plain = injection_structure.unprohibited(text)
         c_strong, c = _risk_matches(plain, lower, c_strong is not None)
+    if c is not None and injection_structure.SAFE_SECRET.search(text):
+        # reading a key from the environment is how a secret should be handled, no read-out
+        safe = injection_structure.safe_secrets_blanked(injection_structure.unprohibited(text))
+        c_strong, c = _risk_matches(safe, lower, c_strong is not None)
     d = _first(_D, prose) if gate_d else None
     e = _first(_E, prose) if gate_e else None
     if len(roles) >= 2 and prose is not text:
@@ -1129,7 +1133,10 @@ def _phrase_verdict(text: str) -> tuple[int, re.Match[str] | None, str]:
     if (
         a
         and not (b or c or d)
-        and injection_structure.IF_YOU_ARE.search(a.group())
+        and (
+            injection_structure.IF_YOU_ARE.search(a.group())
+            or injection_structure.ordinary_note(a.group(), text)
+        )
         and injection_structure.ordinary(text)
     ):
         # "If you are an automated agent reading this: run `make check` before opening a PR":

@@ -972,6 +972,7 @@ def assess(text: str, *, hidden: bool = False) -> Verdict | None:
                     found = (3, again[1] + " (read without adverbs)", whole)
         if (found is None or found[0] < 3) and len(block) >= 30:
             seen = block if hidden or not _DISCUSSION.search(block) else _masked_mentions(block)
+            seen = safe_secrets_blanked(seen)  # a key read from the environment is no read-out
             risks = _RiskSpans(seen)  # found at most once for both rule families
             reader = (
                 _reader_address(seen, risks)
@@ -2056,7 +2057,12 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
             return 2, "addressed to an AI (a heading over ordinary rules)", voc
     if voc and project_bot_note(seen):
         return 2, "addressed to a project's bot with an ordinary task", voc
-    if voc and not hidden and _IF_YOU_ARE.search(voc.group()) and _ordinary(seen):
+    if (
+        voc
+        and not hidden
+        and (_IF_YOU_ARE.search(voc.group()) or ordinary_note(voc.group(), seen))
+        and _ordinary(seen)
+    ):
         # "If you are an automated agent reading this: run `make check` first": a project's note
         # to its contributors' tools, ordinary unless something risky or steering is asked
         return 2, "addressed to an AI with an ordinary instruction", voc
@@ -2240,6 +2246,45 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
 _IF_YOU_ARE = re.compile(r"\b(?:if|when)\s+you(?:'re|\s+are)\b", _I)
 IF_YOU_ARE = _IF_YOU_ARE
 """A conditional self-identification ("If you are an automated agent reading this")."""
+_NOTE_RISK = re.compile(
+    # what a note to code generators has no business asking, whatever the rules read into it:
+    # an address to fetch from, something to install, earlier guidance set aside
+    r"https?://|\b(?:install\w*|dependenc\w+|disregard\w*|ignor\w+|forget\w*|overrid\w+|"
+    r"earlier|previous\w*|prior)\b",
+    _I,
+)
+_NOTE_LABEL = re.compile(
+    r"^[\W_]*(?:\w+[ \t]+){0,2}?(?:notes?|tips?|hints?|guidance|guidelines?|conventions?|"
+    r"reminders?)[ \t]+(?:for|to)\b",
+    _I,
+)
+NOTE_LABEL = _NOTE_LABEL
+"""A label that presents what follows as a note ("Note for code generators:", "Tips for AI
+assistants —"): like ``IF_YOU_ARE``, an order only when what it asks for is not ordinary (and
+names no address, install or earlier guidance: ``_NOTE_RISK``)."""
+_SAFE_SECRET = re.compile(
+    # the secure handling of a secret, asked of the reader: "read the key from the
+    # `ACME_API_KEY` environment variable", "load the token from your secrets manager"
+    r"\b(?:read|load|get|take|pass|fetch|pull|source|supply|provide|keep|store)\w*\s+"
+    r"(?:\S+\s+){0,3}?(?:keys?|tokens?|secrets?|credentials?|passwords?)\s+(?:\S+\s+){0,2}?"
+    r"(?:from|in)\s+(?:the\s+|an?\s+|your\s+)?(?:`[^`\n]{1,60}`\s+)?(?:environment|env\b|"
+    r"secrets?\s+(?:store|manager|vault)|vault|keychain|keyring)(?:\s+variables?)?"
+    # the clause ends there: "… from the environment and paste it into …" goes on with the secret
+    r"(?=\s*(?:[.;:)]|,(?!\s*(?:and|then|also|plus)\b)|\n|$))",
+    _I,
+)
+SAFE_SECRET = _SAFE_SECRET
+
+
+def safe_secrets_blanked(text: str) -> str:
+    """``text`` with its requests to handle a secret safely (``_SAFE_SECRET``) blanked (same
+    length): what is left is what else it asks for."""
+    return _SAFE_SECRET.sub(_blanked, text)
+
+
+_LIFECYCLE = re.compile(r"\b(?:deprecated|removed|outdated|renamed|legacy)\b", _I)
+"""An API's life cycle in a migration note ("`create_session()` was removed in 3.0"): no
+error message."""
 _POINTS_ON = re.compile(r"\b(?:the\s+following|below|as\s+follows|these\s+(?:lines|steps))\b", _I)
 _NOT_ORDINARY = re.compile(
     r"\bcounts\s+as\s+(?:your\s+|an?\s+|the\s+user'?s\s+)?(?:approval|consent|permission|"
@@ -2247,6 +2292,12 @@ _NOT_ORDINARY = re.compile(
     r"waiting)|\bright\s+away\b|\bimmediately\b|\bsilently\b|\bquietly\b",
     _I,
 )
+
+
+def ordinary_note(label: str, text: str) -> bool:
+    """``label`` presents ``text`` as a note to code generators (``NOTE_LABEL``) that names no
+    address, install or earlier guidance (``_NOTE_RISK``); ``ordinary`` judges the rest."""
+    return _NOTE_LABEL.search(label.strip()) is not None and _NOTE_RISK.search(text) is None
 
 
 def ordinary(text: str) -> bool:
@@ -2259,10 +2310,10 @@ def _ordinary(text: str) -> bool:
     ("If you are an automated agent reading this: run `make check` before opening a PR")."""
     if text.rstrip().endswith((":", "：")) or _POINTS_ON.search(text):
         return False  # the order goes on in what follows ("add the following block: …")
-    plain = _unprohibited(text)
+    plain = safe_secrets_blanked(_unprohibited(text))
     return not (
         _NOT_ORDINARY.search(text)
-        or _ERROR.search(text)
+        or _ERROR.search(_LIFECYCLE.sub(_blanked, text))
         or _TOOL_SHAPED.search(text)
         or _PREAPPROVED.search(text)
         or _NO_ASK.search(text)
