@@ -51,6 +51,18 @@ with the same data and session 12's short hard negatives:
     /tmp/tv/bin/python $P --out /tmp/ft/model_s3 --export /tmp/ft/s3.onnx
     .venv/bin/python scripts/eval_injection_classifier.py --short-model /tmp/ft/s3.onnx
 
+Session 14's readers: one more epoch each from session 13's, with session 14's training files
+(``s14_train_*``: subtle English advice with no addressee, non-English injections, English and
+non-English hard negatives) added to the data; everything else as in session 13:
+
+    /tmp/tv/bin/python $P --base /tmp/ft/model_h2 --out /tmp/ft/model_h4 --epochs 1 --lr 1e-5 \
+        --hard /tmp/ft/hard.json --sample 1600 --no-score                     # 11 minutes
+    /tmp/tv/bin/python $P --base /tmp/ft/model_s3 --out /tmp/ft/model_s4 --epochs 1 \
+        --lr 1.5e-5 --hard /tmp/ft/hard_short.json --no-score
+    /tmp/tv/bin/python $P --out /tmp/ft/model_h4 --export /tmp/ft/h4.onnx   # and s4 the same
+    .venv/bin/python scripts/eval_injection_classifier.py --model /tmp/ft/h4.onnx \
+        --short-model /tmp/ft/s4.onnx --test s30_first,...,s41_first   # the fresh sets: once
+
 Data: every fixture set's passages except the ``FIRST_SIGHT`` (test) and ``CALIBRATION`` sets
 are training data, with 1,500 single short paragraphs (``SHORT_CHARS``, since session 12) and
 2,000 passages of half the kit's documentation pages (``--docs`` and

@@ -83,22 +83,23 @@ __all__ = [
     "windows",
 ]
 
-MODEL_SHA256 = "dee262bf679e15dbe6d98dbd84b511d02e6ee54168689b07004bd89775b0a9a7"
+MODEL_SHA256 = "4e4d36f192f00e6537597fc82df7ff78365c42927c1168fdddd852d6bf6dbdab"
 SHORT_MODEL_SHA256 = "bea4d9f4e34eae578811e54a5ff66b01127a5d7dda43ca0d624995ee3e601e05"
 _LONG_MODEL = ("injection_minilm_int8.onnx", MODEL_SHA256)
 _SHORT_MODEL = ("injection_minilm_short_int8.onnx", SHORT_MODEL_SHA256)
 _TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
-HIGH_LOGIT = 2.27
+HIGH_LOGIT = 2.42
 """A window at or above this logit is high, whatever the rules say."""
 HIGH_LOGIT_SHORT = 5.22
 """The same for a window shorter than ``SHORT_WINDOW_CHARS`` (read by the short reader, whose
 scale is its own). The short reader never demotes a rules high: on the kit's short passages it
 reads obfuscated carriers the rules decode (leetspeak, HTML entities, tag characters) as benign."""
-LOW_LOGIT = -2.58
+LOW_LOGIT = -3.50
 """A rules high whose windows all score below this is demoted to medium. Both thresholds were
 fixed on the calibration sets and held-out real docs before the first-sight sets were scored
 (``scripts/eval_injection_classifier.py``; docs/security.md, "Session 11"; the long reader's
-``HIGH_LOGIT`` and ``LOW_LOGIT`` again for its session-13 weights, "Session 13")."""
+``HIGH_LOGIT`` and ``LOW_LOGIT`` again for its session-13 and session-14 weights, "Session 13",
+"Session 14")."""
 MAX_TOKENS = 256
 """Tokens read of a window, as in training."""
 WINDOW_CHARS = 1_200
