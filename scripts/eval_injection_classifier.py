@@ -226,7 +226,7 @@ def main() -> None:
             )
     lo = a.low if a.low is not None else best_lo
     both = decide(cs, hi, hs, lo)
-    print(f"-> LOW_LOGIT {lo:.2f}")
+    print(f"-> LOW_LOGIT {lo:.3f}")
     tb_high = decide(ts, hi, hs, lo)
     print(
         f"training-side benign passages high: {tb_high.sum()} of {len(ts[0])} "

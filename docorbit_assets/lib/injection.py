@@ -1097,15 +1097,14 @@ def _phrase_verdict(text: str) -> tuple[int, re.Match[str] | None, str]:
     b = _first(_B_STRONG, prose) if gate_b else None
     b_weak = _B_WEAK.search(prose) if gate_b else None
     c_strong, c = _risk_matches(text, lower, _any(lower, _GATE_C_RE))
-    if c is not None and _PROHIBIT_HINT.search(lower):
+    if c is not None and (
+        _PROHIBIT_HINT.search(lower) or injection_structure.SAFE_SECRET.search(text)
+    ):
         # what a prohibition forbids is not asked for ("Do not paste credentials into any AI
-        # tool"): the risks are read again with the prohibited clauses set aside
-        plain = injection_structure.unprohibited(text)
+        # tool"), and reading a key from the environment is how a secret should be handled: the
+        # risks are read again with those clauses set aside
+        plain = injection_structure.safe_secrets_blanked(injection_structure.unprohibited(text))
         c_strong, c = _risk_matches(plain, lower, c_strong is not None)
-    if c is not None and injection_structure.SAFE_SECRET.search(text):
-        # reading a key from the environment is how a secret should be handled, no read-out
-        safe = injection_structure.safe_secrets_blanked(injection_structure.unprohibited(text))
-        c_strong, c = _risk_matches(safe, lower, c_strong is not None)
     d = _first(_D, prose) if gate_d else None
     e = _first(_E, prose) if gate_e else None
     if len(roles) >= 2 and prose is not text:

@@ -94,7 +94,7 @@ HIGH_LOGIT_SHORT = 5.22
 """The same for a window shorter than ``SHORT_WINDOW_CHARS`` (read by the short reader, whose
 scale is its own). The short reader never demotes a rules high: on the kit's short passages it
 reads obfuscated carriers the rules decode (leetspeak, HTML entities, tag characters) as benign."""
-LOW_LOGIT = -3.50
+LOW_LOGIT = -3.495
 """A rules high whose windows all score below this is demoted to medium. Both thresholds were
 fixed on the calibration sets and held-out real docs before the first-sight sets were scored
 (``scripts/eval_injection_classifier.py``; docs/security.md, "Session 11"; the long reader's
