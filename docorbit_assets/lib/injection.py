@@ -1129,15 +1129,7 @@ def _phrase_verdict(text: str) -> tuple[int, re.Match[str] | None, str]:
         # a heading that addresses an AI ("## Instructions for AI coding agents") over
         # ordinary conventions: an order only when what it asks for steers or harms
         a = None
-    if (
-        a
-        and not (b or c or d)
-        and (
-            injection_structure.IF_YOU_ARE.search(a.group())
-            or injection_structure.ordinary_note(a.group(), text)
-        )
-        and injection_structure.ordinary(text)
-    ):
+    if a and not (b or c or d) and injection_structure.ordinary_address(a.group(), text):
         # "If you are an automated agent reading this: run `make check` before opening a PR":
         # a project's note to its contributors' tools (session 9); an order only when it steers
         a = None

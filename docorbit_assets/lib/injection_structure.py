@@ -2058,12 +2058,7 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
             return 2, "addressed to an AI (a heading over ordinary rules)", voc
     if voc and project_bot_note(seen):
         return 2, "addressed to a project's bot with an ordinary task", voc
-    if (
-        voc
-        and not hidden
-        and (_IF_YOU_ARE.search(voc.group()) or ordinary_note(voc.group(), seen))
-        and _ordinary(seen)
-    ):
+    if voc and not hidden and ordinary_address(voc.group(), seen):
         # "If you are an automated agent reading this: run `make check` first": a project's note
         # to its contributors' tools, ordinary unless something risky or steering is asked
         return 2, "addressed to an AI with an ordinary instruction", voc
@@ -2245,7 +2240,6 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
 
 
 _IF_YOU_ARE = re.compile(r"\b(?:if|when)\s+you(?:'re|\s+are)\b", _I)
-IF_YOU_ARE = _IF_YOU_ARE
 """A conditional self-identification ("If you are an automated agent reading this")."""
 _NOTE_RISK = re.compile(
     # what a note to code generators has no business asking, whatever the rules read into it:
@@ -2259,9 +2253,8 @@ _NOTE_LABEL = re.compile(
     r"reminders?)[ \t]+(?:for|to)\b",
     _I,
 )
-NOTE_LABEL = _NOTE_LABEL
 """A label that presents what follows as a note ("Note for code generators:", "Tips for AI
-assistants —"): like ``IF_YOU_ARE``, an order only when what it asks for is not ordinary (and
+assistants —"): like ``_IF_YOU_ARE``, an order only when what it asks for is not ordinary (and
 names no address, install or earlier guidance: ``_NOTE_RISK``)."""
 _SAFE_SECRET = re.compile(
     # the secure handling of a secret, asked of the reader: "read the key from the
@@ -2295,15 +2288,15 @@ _NOT_ORDINARY = re.compile(
 )
 
 
-def ordinary_note(label: str, text: str) -> bool:
-    """``label`` presents ``text`` as a note to code generators (``NOTE_LABEL``) that names no
-    address, install or earlier guidance (``_NOTE_RISK``); ``ordinary`` judges the rest."""
-    return _NOTE_LABEL.search(label.strip()) is not None and _NOTE_RISK.search(text) is None
-
-
-def ordinary(text: str) -> bool:
-    """``_ordinary`` for ``injection``'s phrase rules (folded first)."""
-    return _ordinary(_fold(text))
+def ordinary_address(label: str, text: str) -> bool:
+    """``label`` addresses an AI the way a project's own note to its contributors' tools does —
+    a conditional self-identification ("If you are an automated agent reading this",
+    ``_IF_YOU_ARE``) or a note label (``_NOTE_LABEL``) whose text names no address, install or
+    earlier guidance (``_NOTE_RISK``) — and what ``text`` asks is ordinary (``_ordinary``, read
+    folded): the one reading of it for ``_judge`` and ``injection``'s phrase rules."""
+    label = label.strip()
+    noted = _NOTE_LABEL.search(label) is not None and _NOTE_RISK.search(text) is None
+    return (noted or _IF_YOU_ARE.search(label) is not None) and _ordinary(_fold(text))
 
 
 def _ordinary(text: str) -> bool:
