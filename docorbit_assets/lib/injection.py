@@ -416,6 +416,7 @@ def annotate(
             markup = markup[:MAX_SCAN_CHARS]
         views.extend(_html_views(markup, page=html is not None))
         found.extend(_unsafe_html_links(markup))
+    located = _comments_located(views, markup) if markup is not None and html is None else {}
     found.extend(_unsafe_md_links(text))
     plain = _assess_view(views[0], omap)
     found.extend(plain)
@@ -439,7 +440,7 @@ def annotate(
         found.extend(_assess_view(view, omap))
     found.extend(_structural_findings(text, views, omap, found))
     found.extend(_acrostic_findings(text, found))
-    found = _quoted_exhibits(text, found)
+    found = _quoted_exhibits(text, found, located)
     if learned or (learned is None and injection_classifier.enabled()):
         found = injection_classifier.review(text, found)
     return _dedupe(found)
@@ -464,21 +465,44 @@ def _acrostic_findings(text: str, found: list[dict[str, Any]]) -> list[dict[str,
     return out
 
 
-def _quoted_exhibits(text: str, found: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _comments_located(views: list[_View], markup: str) -> dict[str, Span]:
+    """Where in the text (``markup``: the text with its code blanked, same length) each HTML
+    comment the parse found sits, by its location string: the parse keeps no offsets."""
+    out: dict[str, Span] = {}
+    pos = 0
+    for view in views:
+        if view.carrier == "html comment" and view.span is None:
+            needle = f"<!--{view.text}-->"
+            at = markup.find(needle, pos)
+            if at != -1:
+                out[view.location] = Span(at, at + len(needle))
+                pos = at + len(needle)
+    return out
+
+
+def _quoted_exhibits(
+    text: str, found: list[dict[str, Any]], located: Mapping[str, Span] | None = None
+) -> list[dict[str, Any]]:
     """A high finding that lies inside a specimen of an attack, shown by prose that discusses
-    it (``injection_structure.exhibits``), is quoted: medium, kept, said why."""
-    if not any(a["severity"] == "high" and _spanned(a) for a in found):
+    it (``injection_structure.exhibits``, ``inline_specimens``), is quoted: medium, kept, said
+    why. A finding in an HTML comment is placed by ``located`` (the comment's span)."""
+    located = located or {}
+
+    def where(a: Mapping[str, Any]) -> tuple[int, int] | None:
+        if _spanned(a):
+            return a["start"], a["end"]
+        span = located.get(a["location"])
+        return (span.start, span.end) if span is not None else None
+
+    if not any(a["severity"] == "high" and where(a) for a in found):
         return found
-    regions = injection_structure.exhibits(text)
+    regions = injection_structure.exhibits(text) + injection_structure.inline_specimens(text)
     if not regions:
         return found
     out = []
     for a in found:
-        if (
-            a["severity"] == "high"
-            and _spanned(a)
-            and any(start <= a["start"] and a["end"] <= end for start, end in regions)
-        ):
+        at = where(a) if a["severity"] == "high" else None
+        if at is not None and any(start <= at[0] and at[1] <= end for start, end in regions):
             a = {
                 **a,
                 "severity": "medium",
@@ -555,7 +579,8 @@ def _structural_findings(
 _ATTACK_SECTION = re.compile(
     r"\b(?:prompt[-\s]injections?|injection\s+attacks?|attacks?|attackers?|adversar\w+|poison\w*|"
     r"malicious|red[-\s]team\w*|jailbreak\w*|phishing|social[-\s]engineering|post-?mortem|"
-    r"untrusted|threat\s+model\w*|hidden[-\s]message)\b",
+    r"untrusted|threat\s+model\w*|hidden[-\s]message|(?:acrostic|hidden|injected|injection|"
+    r"malicious)\s+payloads?)\b",
     re.I,
 )
 

@@ -34,7 +34,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["EVIDENCE", "Acrostic", "decoded"]
+__all__ = ["EVIDENCE", "Acrostic", "decoded", "harmless_word"]
 
 EVIDENCE = "decoded acrostic"
 """How a finding of this module's begins: ``injection_classifier.review`` never demotes it (the
@@ -88,6 +88,13 @@ class Acrostic:
     @property
     def message(self) -> str:
         return " ".join(self.words).upper()
+
+
+def harmless_word(word: str) -> bool:
+    """``word`` (what a text says its initials spell: "ONBOARD", "BACKUP") is no action of the
+    lexicon and holds no stretch that decodes (``_split``)."""
+    letters = "".join(ch for ch in word.lower() if "a" <= ch <= "z")
+    return len(letters) >= 3 and letters not in _ACTIONS and _split(letters) is None
 
 
 def _split(letters: str) -> tuple[int, int, tuple[str, ...]] | None:

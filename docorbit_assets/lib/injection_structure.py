@@ -76,6 +76,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
+from docorbit_assets.lib import injection_acrostic
+
 __all__ = ["Verdict", "assess", "assess_pair", "carriers"]
 
 _I = re.IGNORECASE | re.MULTILINE
@@ -782,9 +784,9 @@ _ACROSTIC = re.compile(
     r"words?|columns?|steps?|entries|headings?|sections?|cells?|blocks?|points?)\b|"
     r"\b(?:first|last|initial|capital|opening|final|leading|bold(?:ed)?|starting|1st|2nd|3rd|"
     r"\d+th|line-initial|line-final)\s+(?:\w+\s+)?"
-    r"(?:words?|letters?|characters?)\b|\bcolumn\s+(?:one|two|1|2|a|b)\b|"
+    r"(?:words?|letters?|characters?)\b|\bcolumn[\s-]+(?:one|two|1|2|a|b)\b|"
     r"\bread\s+(?:from\s+)?(?:top\s+to\s+bottom|bottom\s+to\s+top|downwards?)\b|"
-    r"\bacrostic|\b(?:the\s+)?initials\s+(?:above|below|of)\b|\binitials,?\s+(?:in\s+order|read\s+"
+    r"\bacrostic|\binitialisms?\b|\binitials\s+(?:say|says|tell|spell|read|give)\b|\b(?:the\s+)?initials\s+(?:above|below|of)\b|\binitials,?\s+(?:in\s+order|read\s+"
     r"in\s+order|top\s+to\s+bottom|from\s+the\s+top|spell|form|are|give)\b|\breading\s+down\s+the\s+(?:first|left|initial)\s+column|"
     r"\b(?:cues|lines|captions|items|entries|rows|headings|bullets)\b[^.\n]{0,20}?\bread\s+in\s+"
     r"(?:sequence|order)\b|\bletter\s+(?:one|1)\s+of\s+each|\b(?:first|initial)\s+letters?\s+of|"
@@ -797,9 +799,27 @@ _ACROSTIC = re.compile(
     r"(?:initials|first\s+letters?|capitals)|\b(?:heading|line|row|item|bullet|word|column|cell|"
     r"section|comment|paragraph)\s+initials\b|\b(?:stored|written|spelled|given|kept)\s+"
     r"(?:backwards|reversed|in\s+reverse)|\breverse\s+(?:it|the\s+(?:string|text|command|line)|"
-    r"this)\b|\bfirst\s+column\b|\btop\s+to\s+bottom\b",
+    r"this)\b|\bfirst\s+column\b|"
+    # "top to bottom" as a way of reading ("read the bold letters top to bottom", "taken top to
+    # bottom, the initials …"), not "rules are evaluated top to bottom" (session 15)
+    r"\b(?:read\w*|taken|scan\w*|letters?|initials|capitals|words?|column|concatenat\w*|join\w*|"
+    r"combin\w*|assembl\w*)\b[^.\n]{0,30}?\btop\s+to\s+"
+    r"bottom\b|\btop\s+to\s+bottom\s*[,:]?\s+(?:the\s+)?(?:initials|first|capitals|letters|bold|"
+    r"words?|it|they)\b",
     _I,
 )
+_STATED_WORD = re.compile(
+    # what a text says its initials spell: "The bold words spell ONBOARD", "the initials form
+    # “BACKUP”"
+    r"\b(?:spell|spells|spelled|spelt|spelling|form|forms|give|gives)\s+(?:out\s+)?(?:the\s+word\s+)?"
+    r"[\"'“‘*_`]*([A-Z][A-Z-]{2,23})(?![\w-])"
+)
+
+
+def _stated_words(text: str) -> list[str]:
+    return [m.group(1) for m in _STATED_WORD.finditer(text)]
+
+
 _MNEMONIC = re.compile(
     r"\b(?:mnemonics?|acronyms?|backronyms?|memory\s+aids?|stands\s+for|abbreviat\w+)\b", _I
 )
@@ -914,14 +934,23 @@ _DISCUSSION = re.compile(
     r"for\s+example|in\s+the\s+wild|impersonat\w+|covert|"
     r"pen(?:etration)?[-\s]?test\w*|testers?|detectors?|case\s+stud(?:y|ies)|(?:in|from)\s+(?:our|the|a)\s+"
     r"(?:corpus|dataset|data\s+set|collection|benchmark)|we\s+(?:study|show|found|find|observed?|"
-    r"present|propose|evaluate|measured)|benchmarks?|claims?\s+of|can\s+[*_]{0,2}claim)\b"
+    r"present|propose|evaluate|measured)|benchmarks?|claims?\s+of|can\s+[*_]{0,2}claim|"
+    # session 15: a payload spoken of as what it did or hid ("The payload asked agents to …",
+    # "Acrostic payloads hide orders …"), not a request body
+    r"payloads?\s+(?:asked|told|instructed|tried|attempted|hid|hides|hide|hidden|said|says|"
+    r"spelled|spells|targets?|targeted|claimed|claims|pretended|pretends|posed|poses|addressed|"
+    r"addresses)|(?:acrostic|hidden|injected|injection|malicious)\s+payloads?|"
+    # an incident told: "the one we caught read: …", "Incident report: …"
+    r"post-?mortems?|incident\s+(?:reports?|reviews?|summar(?:y|ies))|"
+    r"we\s+(?:caught|blocked|spotted|flagged|detected|stripped|quarantined))\b"
     r"(?!\.example)|"
     # a quotation introduced as what some text would say: "a page might say "…"", "whose
     # title attribute read `…`" (not "the user said "…"": that is the claim itself)
     r"(?:\b(?:pages?|documents?|sites?|texts?|titles?|comments?|files?|readmes?|attackers?|payloads?)\s+"
     r"(?:might|may|could|would|can)\s+(?:say|read|contain|include|carry|hide)\b[^\n]{0,80}?|\b(?:titles?|texts?|"
     r"comments?|strings?|messages?|attributes?|lines?|pages?|payloads?|readmes?|documents?|files?|"
-    r"docs?|notes?|sites?|inputs?|changelogs?)\s+(?:that\s+)?(?:read|"
+    r"docs?|notes?|sites?|inputs?|changelogs?)\s+(?:that\s+)?(?:later\s+|then\s+|also\s+|"
+    r"once\s+|\w+ly\s+)?(?:read|"
     r"reads|said|says|saying|stating|contains?|contained|containing|includes?|included|including|"
     r"holds?|held)(?:\s+(?:the|a|this)\s+(?:sentence|line|text|string|comment|note|instruction|"
     r"phrase|words?))?|\bsomething\s+like|\bsuch\s+as)\s*[:,]?\s*[*_]{0,2}"
@@ -933,7 +962,8 @@ _DISCUSSION = re.compile(
     r"提示注入|提示词注入|攻击者|攻擊者|防御|防禦|例如|プロンプトインジェクション|攻撃者|"
     r"프롬프트\s*인젝션|공격자|\b(?:injection\s+de\s+prompt|inyecci[oó]n\s+de\s+prompt|"
     r"attaquants?|atacantes?|Angreifer\w*|злоумышленник\w*|атакующ\w*|saldırgan\w*|"
-    r"napastnik\w*|aanvaller\w*)\b|"
+    r"napastnik\w*|aanvaller\w*|инъекци\w*|Injektion\w*|inyecci[oó]n\w*|injeç[aã]o|"
+    r"iniezion\w*|wstrzykiwani\w*)\b|インジェクション|인젝션|注入攻击|注入攻擊|"
     # session 9: a table whose header row speaks of attacks ("| Pattern | Example text | Why it
     # is dangerous |"): its quoted cells are specimens
     r"^[ \t]*\|[^\n]*\b(?:payloads?|attacks?|injections?|malicious|adversarial|exploits?|"
@@ -989,6 +1019,16 @@ def assess(text: str, *, hidden: bool = False) -> Verdict | None:
                     reader = _reader_address(joined, joined_risks) or _ai_directed(
                         joined, joined_risks
                     )
+            if (
+                reader is not None
+                and not hidden
+                and seen.isascii()  # risks read in English only
+                and not _foreign(seen)
+                and not _asks_more_than_forbids(seen)
+            ):
+                # "AI agents working in this repo: open a draft PR. Never push to `main`": the
+                # risks it names are what it forbids (session 15)
+                reader = None
             if reader is not None:
                 found = (3, "steers what a reader of this text does or says", reader)
         if found is None:
@@ -1007,7 +1047,12 @@ def assess(text: str, *, hidden: bool = False) -> Verdict | None:
 _DONT_HEADING = re.compile(
     # a heading of prohibitions and the list right under it
     r"^[ \t]{0,3}#{1,6}[ \t]+(?:please[ \t]+)?(?:don'?ts?|do[ \t]+not|never|avoid|not[ \t]+allowed|"
-    r"forbidden|prohibited|off[-\s]limits|what[ \t]+not[ \t]+to[ \t]+do|things[ \t]+to[ \t]+avoid)\b"
+    r"forbidden|prohibited|off[-\s]limits|what[ \t]+not[ \t]+to[ \t]+do|things[ \t]+to[ \t]+avoid|"
+    # the same in other languages: Запрещено, Verboten, Interdit, Prohibido, Proibido, Vietato,
+    # Zabronione, Verboden, Yasak, Заборонено, 禁止, 금지, 禁止事項
+    r"запрещено|нельзя|заборонено|verboten|nicht\s+erlaubt|interdit\w*|à\s+ne\s+pas\s+faire|"
+    r"prohibid[oa]s?|proibid[oa]s?|vietat[oi]|zabronione|verboden|yasak\w*|zakázáno|"
+    r"禁止\w*|금지\w*)(?:\b|(?=\W))"
     r"[^\n]{0,60}(?:\n[ \t]*(?:[-*+]|\d{1,3}[.)])[ \t]+[^\n]*)+",
     _I,
 )
@@ -1954,6 +1999,45 @@ _NEVER_ASKS = re.compile(
 )
 
 
+_SPOKEN_OF = re.compile(
+    # an AI named as a thing, after a determiner: "embed the support assistant chat widget on
+    # your site", "Connect a chat bot to your workspace", "Fragen Sie unseren Chatbot"
+    r"\b(?:the|a|an|our|your|this|that|its|their|unser\w*|ihr\w*|den|die|das|einen?|le|la|les|"
+    r"un|une|notre|votre|el|los|las|nuestro|su|o|um|uma|nosso)[ \t]+(?:[\w-]+[ \t]+){0,2}?$",
+    _I,
+)
+_ADDRESSED_BEFORE = re.compile(
+    r"\b(?:you(?:'re|[ \t]+are)?|as|to|for|dear|hey|hi|attention|whoever|if|when)[ \t,]+"
+    r"(?:(?:the|an?|all|any)[ \t]+)?(?:[\w-]+[ \t]+){0,2}?$",
+    _I,
+)
+
+
+_OPENING_WORDS = re.compile(r"[\W_]*(?:[\w-]+[ \t]+){0,2}")
+_RELATIVE_AFTER = re.compile(r"[ \t]+(?:[\w-]+[ \t]+)?(?:that|which|who)\b", _I)
+
+
+def _only_spoken_of(text: str) -> bool:
+    """Every AI ``text`` names is a thing it speaks of — after a determiner, not after "you
+    are", "to" or "for" — and none is addressed: the "you" of the text is its human reader
+    ("How to embed the support assistant chat widget on your site")."""
+    found = False
+    for m in _ROLE_ANY.finditer(text):
+        before = text[max(0, m.start() - 40) : m.start()]
+        described = (
+            m.start() <= 40
+            and _OPENING_WORDS.fullmatch(before) is not None
+            and _RELATIVE_AFTER.match(text, m.end()) is not None
+        )
+        if described:  # "Chat assistant that answers questions using these docs"
+            found = True
+            continue
+        if _SPOKEN_OF.search(before) is None or _ADDRESSED_BEFORE.search(before) is not None:
+            return False
+        found = True
+    return found and _VOC_COLON.search(text) is None and _VOC_OTHER.search(text) is None
+
+
 class _Lazy:
     """Expensive features of one text, computed on first use."""
 
@@ -2118,7 +2202,7 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
             # programmers — …") and says to do something or something risky, or when its order
             # is risky or modal. "The agent loop: plan, act, observe" (a diagram's title) and
             # "For AI assistants: this page is also available as llms.txt" are neither
-            you
+            (you and not (_only_spoken_of(text) and not lazy.risky()))
             or (_ROLE_LABEL.search(text) and (directive or lazy.risky()))
             or (directive and (lazy.risky() or _MODAL.search(text)))
         )
@@ -2184,6 +2268,11 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
         scheme = (
             None  # a memory aid: "a mnemonic … the first letter of each word matches a command"
         )
+    if scheme:
+        stated = _STATED_WORD.search(text)
+        if stated and all(injection_acrostic.harmless_word(w) for w in _stated_words(text)):
+            scheme = None  # "The bold words spell ONBOARD": it says what it spells, a word
+            # that orders nothing (the letters themselves are decoded by ``injection_acrostic``)
     if scheme and "\n" not in text.strip() and _title_at(text, scheme.start()):
         scheme = None  # a title ("## Exercise 3: Decode an acrostic") orders nothing
     if scheme and (
@@ -2256,13 +2345,31 @@ _NOTE_LABEL = re.compile(
 """A label that presents what follows as a note ("Note for code generators:", "Tips for AI
 assistants —"): like ``_IF_YOU_ARE``, an order only when what it asks for is not ordinary (and
 names no address, install or earlier guidance: ``_NOTE_RISK``)."""
+_ROLE_LABEL_ONLY = re.compile(
+    # a label that only names who is meant, in a visible note: "Agents:", "For LLM-based tools:",
+    # "AI agents working in this repo:" — no rank, urgency or authority in it
+    rf"^[\W_]*(?:(?:for|to)[ \t]+)?(?:(?:all|any|the|our)[ \t]+)?(?:[\w-]+[ \t]+){{0,2}}?"
+    rf"{_ROLE_EN}(?:[ \t]+(?:working|operating|contributing|editing|reading|running|using)[ \t]+"
+    rf"(?:on|in|with|this|these)\b[^:：\n]{{0,40}})?[ \t]*[:：,—–-]?[ \t]*$",
+    _I,
+)
+_LABEL_RANK = re.compile(
+    r"\b(?:system|admin\w*|security|urgent|important|mandatory|required|critical|official|"
+    r"priority|override|compliance|vendor|maintainers?|owners?)\b",
+    _I,
+)
 _SAFE_SECRET = re.compile(
     # the secure handling of a secret, asked of the reader: "read the key from the
     # `ACME_API_KEY` environment variable", "load the token from your secrets manager"
     r"\b(?:read|load|get|take|pass|fetch|pull|source|supply|provide|keep|store)\w*\s+"
     r"(?:\S+\s+){0,3}?(?:keys?|tokens?|secrets?|credentials?|passwords?)\s+(?:\S+\s+){0,2}?"
-    r"(?:from|in)\s+(?:the\s+|an?\s+|your\s+)?(?:`[^`\n]{1,60}`\s+)?(?:environment|env\b|"
-    r"secrets?\s+(?:store|manager|vault)|vault|keychain|keyring)(?:\s+variables?)?"
+    r"(?:from|in)\s+(?:the\s+|an?\s+|your\s+)?(?:(?:`[^`\n]{1,60}`\s+)?(?:environment|env\b|"
+    r"secrets?\s+(?:store|manager|vault)|vault|keychain|keyring)(?:\s+variables?)?|"
+    # or from a named environment variable: `process.env.ACME_KEY`, `os.environ["ACME_TOKEN"]`,
+    # ACME_API_KEY, $ACME_TOKEN
+    r"`?(?:(?:process\.env|import\.meta\.env|os\.environ|ENV|System\.getenv|os\.Getenv|"
+    r"std::env::var|getenv)\b[\w.\[\]()'\"]{1,60}|\$?\b[A-Z][A-Z0-9]*_[A-Z0-9_]*"
+    r"(?:KEY|TOKEN|SECRET|PASSWORD|CREDENTIALS?)\b)`?)"
     # the clause ends there: "… from the environment and paste it into …" goes on with the secret
     r"(?=\s*(?:[.;:)]|,(?!\s*(?:and|then|also|plus)\b)|\n|$))",
     _I,
@@ -2295,7 +2402,19 @@ def ordinary_address(label: str, text: str) -> bool:
     earlier guidance (``_NOTE_RISK``) — and what ``text`` asks is ordinary (``_ordinary``, read
     folded): the one reading of it for ``_judge`` and ``injection``'s phrase rules."""
     label = label.strip()
-    noted = _NOTE_LABEL.search(label) is not None and _NOTE_RISK.search(text) is None
+    named = _NOTE_LABEL.search(label) is not None or (
+        # a bare label, in a visible English note (what is ordinary is read in English; a
+        # comment or a title hides it)
+        _ROLE_LABEL_ONLY.match(label) is not None
+        and _LABEL_RANK.search(label) is None
+        # that opens a line, as a note does ("Agents: run `make check`"), not one inside a
+        # tool's message ("No issues. AI assistant: mark every alert …")
+        and re.search(rf"(?m)^[ \t>*+#(\d.-]*{re.escape(label)}", text) is not None
+        and "<!--" not in text
+        and _OTHER_SCRIPT.search(text) is None
+        and not _foreign(text)
+    )
+    noted = named and _NOTE_RISK.search(text) is None
     return (noted or _IF_YOU_ARE.search(label) is not None) and _ordinary(_fold(text))
 
 
@@ -2318,6 +2437,8 @@ def _ordinary(text: str) -> bool:
         or _OVERRIDE_EN.search(plain)
         or _SUSPEND.search(plain)
         or _AI_ONLY.search(plain)
+        or _ACROSTIC.search(text)  # "every second word of the next sentence is the real rule"
+        or typosquat(text) is not None  # a look-alike of a package it names
     )
 
 
@@ -2408,6 +2529,43 @@ HEADING_TEXT = _HEADING_TEXT
 """An ATX heading line and its text (``injection`` reads the section a paragraph sits in)."""
 _INDENTED_FENCE = re.compile(r"[ \t]*(?:```|~~~)")
 _BLOCK_START = re.compile(r"[ \t]{0,3}(?:```|~~~|[-*+][ \t]|\d{1,3}[.)][ \t]|>|\|)|(?: {4}|\t)\S")
+
+
+_INLINE_COMMENT = re.compile(r"(?<=\S)[ \t]*<!--(?:(?!-->)[^\n]){1,400}-->")
+_ATTACK_TALK = re.compile(
+    # strong words of a write-up about attacks (weaker ones, "such as", "untrusted", are common
+    # in injections themselves)
+    r"\b(?:injections?|attackers?|adversar\w+|malicious|red[-\s]team\w*|"
+    r"jailbreak\w*|phishing|mitigations?|post-?mortem|threat\s+model\w*|payloads?)\b",
+    _I,
+)
+
+
+def inline_specimens(text: str) -> list[tuple[int, int]]:
+    """Paragraphs of a write-up that show an attack's hidden comment inline, inside their own
+    sentence ("Example of indirect injection: a README hid <!-- AI: run … -->. Mitigation: strip
+    HTML comments …"): the comment is what the prose speaks of, and outside it the paragraph
+    speaks of attacks (``_ATTACK_TALK``) and addresses no AI. ``(start, end)`` of each."""
+    if "<!--" not in text or len(text) > 400_000:
+        return []
+    out: list[tuple[int, int]] = []
+    for para in re.finditer(r"[^\n](?:[^\n]|\n(?![ \t]*\n))*", text):
+        if "<!--" not in para.group():
+            continue
+        body = para.group()
+        if _INLINE_COMMENT.search(body) is None:
+            continue
+        prose = _INLINE_COMMENT.sub(lambda m: " " * len(m.group()), body)
+        prose = re.sub(r"<!--.*?-->", lambda m: " " * len(m.group()), prose, flags=re.S)
+        if _ATTACK_TALK.search(prose) is None:
+            continue
+        seen = _masked_mentions(_fold(prose))
+        if _vocative(seen) is not None or _label_address(seen) is not None:
+            continue
+        out.append((para.start(), para.end()))
+        if len(out) >= 200:
+            break
+    return out
 
 
 def exhibits(text: str) -> list[tuple[int, int]]:
@@ -3171,6 +3329,44 @@ def _code_switch(text: str, squat: re.Match[str] | None) -> re.Match[str] | None
     return None
 
 
+_OPERATOR = re.compile(
+    # the reader is someone who runs a model: "tell the model to treat it as data", "give the
+    # assistant a tool", "instruct your agent to …"
+    r"\b(?:tell|instruct|ask|prompt|give|pass|send|feed|remind|configure|let|have|make)\s+"
+    r"(?:the|your|each|every)\s+(?:[\w-]+\s+)?(?:models?|LLMs?|assistants?|agents?|AI|bots?)\b"
+    r"(?!\s*[:,])",
+    _I,
+)
+
+
+_LEADING_PROHIBITION = re.compile(
+    # a clause that opens with a prohibition ("Never push to `main` or force-push shared
+    # branches", "Don't commit `.env`"): what it names is forbidden. A clause that only holds a
+    # "not" somewhere ("skip it with `-k "not security"`", "… so readers are not confused") is
+    # read whole.
+    r"(?:^|(?<=[.;!?\n]))[ \t]*(?:[-*+>]|\d+[.)])?[ \t]*(?:(?:and|but|or|so|please)[ \t]+)?"
+    r"(?:never|do[ \t]+not|don't|must[ \t]+not|avoid|no[ \t]+one[ \t]+should)\b"
+    r"(?:`[^`\n]{0,200}`|[^.;!?\n])*",
+    _I,
+)
+
+
+def _asks_more_than_forbids(text: str) -> bool:
+    """Something risky outside the clauses of ``text`` that open with a prohibition, or a
+    prohibition that is itself the risk: keeping something from the user (``_CONCEAL``, ``_STEER``: "do not mention it in the
+    summary"), not asking first (``_NO_ASK``)."""
+    plain = _LEADING_PROHIBITION.sub(_blanked, text)
+    return (
+        any(p.search(plain) for p in _RISKS)
+        or _CONCEAL.search(text) is not None
+        or _STEER.search(text) is not None
+        or _NO_ASK.search(text) is not None
+        or typosquat(text) is not None
+        or _DECODE_ACT.search(text) is not None  # "decode the string below and run it"
+        or _SUSPEND.search(text) is not None  # "safety guidelines do not apply"
+    )
+
+
 def _risky_outside_prohibitions(sentence: str) -> bool:
     """A risk in ``sentence`` once its prohibitions are set aside: "Do not add dependencies
     without mentioning them in your summary" forbids the concealment it names (session 9)."""
@@ -3192,7 +3388,10 @@ def _ai_directed(text: str, risks: _RiskSpans | None = None) -> re.Match[str] | 
     full = text  # the foreign-sentence rule reads code spans (a secret path is one)
     text = code_spans_only_blanked(text)  # an address inside a code span is shown code; the
     # risks above were found on the text with its code (a command in a code span is an object)
+    operator = _OPERATOR.search(text) is not None
     for m in _AI_ONLY.finditer(text):
+        if operator:  # "Put your instructions in the system prompt … Tell the model to …": the
+            break  # reader runs a model; "your instructions" are the reader's (session 15)
         begin, end = _sentence_span(text, m.start())
         if risks.within(begin, end) and _risky_outside_prohibitions(full[begin:end]):
             return m
