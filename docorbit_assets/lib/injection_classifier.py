@@ -59,7 +59,7 @@ from typing import Any
 
 import numpy as np
 
-from docorbit_assets.lib import injection_acrostic
+from docorbit_assets.lib import injection_acrostic, injection_structure
 from docorbit_serve.errors import DocOrbitError
 
 __all__ = [
@@ -321,16 +321,22 @@ def review(text: str, found: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+_NEVER_DEMOTED = (injection_acrostic.EVIDENCE, injection_structure.EXFIL_WHY)
+"""Findings whose payload the readers cannot read: a decoded acrostic's message, a command that
+sends secrets out (the prose around it may be in any language)."""
+
+
 def judged_logit(
     row: dict[str, Any], spans: Sequence[tuple[int, int]], scores: Sequence[float]
 ) -> float:
     """The logit a rules finding is judged by (``review`` demotes a high below ``LOW_LOGIT``):
     the largest over the scored windows it overlaps. ``inf`` — never demoted — for a finding
-    without a span or with no scored window over it, and for a decoded acrostic (its message is
-    not in the surface text the readers read); a short window counts as ``inf`` too (the short
+    without a span or with no scored window over it, and for ``_NEVER_DEMOTED`` (a decoded
+    acrostic, whose message is not in the surface text the readers read; a command that sends
+    secrets out); a short window counts as ``inf`` too (the short
     reader never demotes)."""
     a, b = row.get("start"), row.get("end")
-    if a is None or b is None or row["evidence"].startswith(injection_acrostic.EVIDENCE):
+    if a is None or b is None or row["evidence"].startswith(_NEVER_DEMOTED):
         return float("inf")
     return max(
         (

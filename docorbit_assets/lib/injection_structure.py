@@ -492,11 +492,23 @@ _DEFANG = (
     r"(?:is|are|has\s+been|have\s+been|was|were|to\s+be|gets?)\s+(?:now\s+|hereby\s+)?(?:removed|"
     r"lifted|disabled|waived|suspended|relaxed|dropped|turned\s+off|switched\s+off)\b"
 )
+_UNSAFE_ON = (
+    r"\b\w*(?i:no_?verify|insecure|skip_?(?:tls|ssl|verif\w*)|disable_?(?:tls|ssl|verif\w*)|"
+    r"disableVerification)\w*[\"']?\s*[:=]\s*[\"']?(?:true|1|yes|on|\*)\b|"
+    r"\bGOSUMDB\s*=\s*[\"']?off\b|\bGONOSUMDB\s*=\s*[\"']?\*|\bGOINSECURE\s*=|"
+    r"\btrustStore\s*=\s*NONE\b|tcp://0\.0\.0\.0:2375\b|<trust\s+group=[\"']\.\*[\"']|"
+    r"\bALLOWED_HOSTS\s*=\s*\[\s*[\"']\*[\"']\s*\]"
+)
+"""A flag named for the unsafe side set on, and settings no honest fix hands out (session 15)."""
 _INSECURE = (
     # a security setting given its unsafe value, a strong primitive swapped for a weak one, a
     # check made to pass unconditionally
     r"\b\w*(?i:pinning|verif\w*|validat\w*|tls|ssl|csrf|sandbox|signature|integrity)\w*[._:=]{1,2}[ \t]*"
     r"[\"'`]?(?:disabled?|off|none|false|0)\b|"
+    # session 15: a flag named for the unsafe side set on ("GIT_SSL_NO_VERIFY=true",
+    # "isAllowInsecureProtocol = true"), Go's checksum database off, a trust store emptied, a
+    # Docker daemon on every interface without TLS, Gradle trusting every group, any host allowed
+    rf"{_UNSAFE_ON}|"
     r"\bstrict(?:_mode|Mode)?\s*[:=]\s*[\"']?(?:false|off|0|no)\b|privileged\s*[:=]\s*true\b|"
     r"--privileged\b|/var/run/docker\.sock|\b0\.0\.0\.0/0\b|--no-sandbox\b|--disable-web-security\b|"
     r"allow_force_push\w*|Set-MpPreference\s+-Disable\w+|setenforce\s+0\b|ufw\s+disable\b|"
@@ -986,6 +998,10 @@ def assess(text: str, *, hidden: bool = False) -> Verdict | None:
     best: Verdict | None = None
     for offset, block in _blocks(text):
         found = _judge(block, hidden) if len(block) >= 12 else None
+        if found is None or found[0] < 3:
+            sent = _exfil_command(block)
+            if sent is not None:  # in any language, to anyone: the command is the payload
+                found = (3, EXFIL_WHY, sent)
         if (found is None or found[0] < 3) and len(block) >= 40:
             joined = _unwrapped(block)  # a second reading: wrapped lines as one sentence
             if joined is not block:
@@ -1120,6 +1136,51 @@ def assess_pair(lead: str, follow: str) -> Verdict | None:
 _ITEM = re.compile(r"\n(?=[ \t]*(?:[-*+]|\d{1,3}[.)])[ \t])")
 
 
+EXFIL_WHY = "a command that sends secrets out"
+"""How a finding of ``_exfil_command`` begins: the learned readers never demote it (they read
+the prose around a command, which may be in any language, not what the command does)."""
+_ENV_DUMP = re.compile(
+    # the whole environment or a secret store of the home, as a command's data
+    r"\$\(\s*(?:env|printenv|set|export\s+-p)\s*\)|`(?:env|printenv)`|(?:^|[|;&(]\s*)(?:env|printenv)"
+    r"\s*(?:\||>)|\bGet-ChildItem\s+env:|\bos\.environ\b(?!\s*[.\[]\s*(?:get\b|[\"']))|"
+    r"\bprocess\.env\b(?!\s*\.|\s*\[)|(?:@|\bcat\s+|<\s*|\$\(\s*cat\s+)(?:\./)?\.env\b",
+    _I,
+)
+_NETWORK_TOOL = re.compile(
+    r"\b(?:curl|wget|nc|ncat|netcat|socat|Invoke-WebRequest|iwr|Invoke-RestMethod|irm|scp|rsync|"
+    r"requests\.post|fetch|axios\.post|http\.post)\b",
+    _I,
+)
+_LOCAL_HOST = re.compile(r"^(?:localhost|127\.\d+\.\d+\.\d+|0\.0\.0\.0|\[?::1\]?)$", _I)
+_REMOTE = re.compile(r"\b(?:https?|ftp|s3)://([\w.-]+)|\b(?:[\w-]+\.)+[a-z]{2,}(?=[:/\s\"']|$)", _I)
+_PUBLIC_PART = re.compile(r"[\w./-]*(?:\.pub|known_hosts|authorized_keys|config\.pub)\b")
+_COMMAND_LINE = re.compile(r"[^\n]*(?:\\\n[^\n]*)*")
+
+
+def _exfil_command(text: str) -> re.Match[str] | None:
+    """One command (a line, with its ``\\`` continuations) that hands the whole environment or a
+    secret file of the home (``_ENV_DUMP``, ``_HOME_SECRET``) to a network client bound for a
+    host that is not this machine: ``tar czf - ~/.aws/credentials | curl --data-binary @- https://…``,
+    ``curl -d "$(env)" https://…``. No honest page ships one; the words around it (in any
+    language) do not matter."""
+    if not _NETWORK_TOOL.search(text):
+        return None
+    for line in _COMMAND_LINE.finditer(text):
+        command = line.group()
+        if len(command) < 12 or not _NETWORK_TOOL.search(command):
+            continue
+        secret = _ENV_DUMP.search(command) is not None or any(
+            not _PUBLIC_PART.match(command, m.end()) for m in _HOME_SECRET.finditer(command)
+        )
+        if not secret:
+            continue
+        for host in _REMOTE.finditer(command):
+            name = host.group(1) or host.group()
+            if not _LOCAL_HOST.match(name) and not _SECRET_FILE.fullmatch(name):
+                return line
+    return None
+
+
 def _sends_secret_file(text: str) -> bool:
     """A secret file of the home and a network client that posts or uploads (an error "fix")."""
     return _HOME_SECRET.search(text) is not None and _NETWORK_SEND.search(text) is not None
@@ -1133,9 +1194,17 @@ def assess_error_section(text: str) -> Verdict | None:
     `sudo` often enough."""
     text = _fold(text)
     error = _ERROR.search(text) if _has(text.lower(), _N_ERROR) else None
-    if error is None or _CONDITIONAL.search(text, max(0, error.start() - 40), error.start()):
+    if error is None:
         return None
     plain = _unprohibited(text)
+    unsafe = _LEADING_PROHIBITION.sub(_blanked, plain)  # "Avoid `sudo chmod 666 …`" too
+    if (_ESCALATE.search(unsafe) or _UNSAFE_ON_RE.search(unsafe)) and not _foreign(text):
+        # an English section: its prohibitions are read ("Do not chmod the socket to 666"); in
+        # another language a warning against the workaround reads like the workaround itself.
+        # Asserted or not ("when cloning you may see …"): the fix is what is unsafe
+        return Verdict(3, "error message whose fix weakens security", *error.span())
+    if _CONDITIONAL.search(text, max(0, error.start() - 40), error.start()):
+        return None
     if _sends_secret_file(plain):
         return Verdict(3, "error message whose fix sends a secret file out", *error.span())
     if _DISMISS.search(text) and (
@@ -2463,6 +2532,7 @@ _NETWORK_SEND = re.compile(
     _I,
 )
 _INSECURE_RE = re.compile(_INSECURE, _I)
+_UNSAFE_ON_RE = re.compile(_UNSAFE_ON, _I)
 _DESTROY_RE = re.compile(_DESTROY, _I)
 _AUTOMATED = re.compile(
     r"\b(?:automation|automated\s+\w+|bots?)\s+(?:should|must|needs?\s+to|can|may|(?:is|are)\s+"
