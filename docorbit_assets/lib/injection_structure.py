@@ -968,6 +968,8 @@ _DISCUSSION = re.compile(
     r"phrase|words?))?|\bsomething\s+like|\bsuch\s+as)\s*[:,]?\s*[*_]{0,2}"
     r"[`\"“‘]|"
     # session 9: "an HTML comment with the text "Agents: …"" (a postmortem quoting what it found)
+    r"\b(?:messages?|phrases?|lines?|texts?|claims?|requests?|notes?|comments?|wording|"
+    r"instructions?)\s+like\s*[:,]?\s*[*_]{0,2}[`\"“‘]|"
     r"\bwith\s+the\s+(?:text|words?|line|string|phrase|sentence)\s*[:,]?"
     r"\s*[*_]{0,2}[`\"“‘]|"
     # the same in other languages (attackers, prompt injection, defence, for example)
@@ -2417,7 +2419,7 @@ names no address, install or earlier guidance: ``_NOTE_RISK``)."""
 _ROLE_LABEL_ONLY = re.compile(
     # a label that only names who is meant, in a visible note: "Agents:", "For LLM-based tools:",
     # "AI agents working in this repo:" — no rank, urgency or authority in it
-    rf"^[\W_]*(?:(?:for|to)[ \t]+)?(?:(?:all|any|the|our)[ \t]+)?(?:[\w-]+[ \t]+){{0,2}}?"
+    rf"^[\W_]*(?:(?:for|to)[ \t]+)?(?:(?:all|any|the|our)[ \t]+)?(?:[\w-]+[ \t]+){{0,4}}?"
     rf"{_ROLE_EN}(?:[ \t]+(?:working|operating|contributing|editing|reading|running|using)[ \t]+"
     rf"(?:on|in|with|this|these)\b[^:：\n]{{0,40}})?[ \t]*[:：,—–-]?[ \t]*$",
     _I,
@@ -2440,7 +2442,8 @@ _SAFE_SECRET = re.compile(
     r"std::env::var|getenv)\b[\w.\[\]()'\"]{1,60}|\$?\b[A-Z][A-Z0-9]*_[A-Z0-9_]*"
     r"(?:KEY|TOKEN|SECRET|PASSWORD|CREDENTIALS?)\b)`?)"
     # the clause ends there: "… from the environment and paste it into …" goes on with the secret
-    r"(?=\s*(?:[.;:)]|,(?!\s*(?:and|then|also|plus)\b)|\n|$))",
+    r"(?=\s*(?:[.;:)]|,(?!\s*(?:and|then|also|plus)\b)|\n|$|(?:rather\s+than|instead\s+of)\s+"
+    r"(?:hard-?cod|inlin|embedd|committ|pasting|writing)))",
     _I,
 )
 SAFE_SECRET = _SAFE_SECRET
