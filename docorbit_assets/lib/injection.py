@@ -118,7 +118,11 @@ _SENSITIVE = (
     r"(?:system|developer|hidden)\s+(?:and\s+developer\s+)?(?:messages?|instructions|prompt)|"
     r"conversation|chat\s+(?:log|history)|session|cookies|recovery\s+codes|workspace|"
     r"(?:code\s+)?repository|codebase|everything\s+above|the\s+user'?s?\s+(?:code|files?|data|"
-    r"messages?|last\s+message)|KEY|TOKEN|SECRET)"
+    r"messages?|last\s+message)|"
+    # a key that is no secret: an idempotency, cache, database or public key (session 15: "pass
+    # `idempotency_key` when retrying" is API advice)
+    r"(?<!idempotency[_ -])(?<!primary[_ ])(?<!foreign[_ ])(?<!cache[_ ])(?<!sort[_ ])"
+    r"(?<!partition[_ ])(?<!public[_ ])(?<!dedup[_ ])KEY|TOKEN|SECRET)"
 )
 _EXFIL_VERBS = (
     r"(?:read|cat|print|output|send|forward|upload|post|e-?mail|include|pass|reveal|repeat|share|"
