@@ -1154,7 +1154,13 @@ _NETWORK_TOOL = re.compile(
     _I,
 )
 _LOCAL_HOST = re.compile(r"^(?:localhost|127\.\d+\.\d+\.\d+|0\.0\.0\.0|\[?::1\]?)$", _I)
-_REMOTE = re.compile(r"\b(?:https?|ftp|s3)://([\w.-]+)|\b(?:[\w-]+\.)+[a-z]{2,}(?=[:/\s\"']|$)", _I)
+_REMOTE = re.compile(
+    # a URL's host, "user@host" (scp, rsync, ssh), "host:path", or the host a raw socket opens
+    r"\b(?:https?|ftp|s3|wss?)://([\w.-]+)|\b[\w.-]+@((?:[\w-]+\.)+[a-z]{2,})\b|"
+    r"(?<![\w@./~-])((?:[\w-]+\.)+[a-z]{2,}):(?=[/~\w]|\s|$)|"
+    r"\b(?:nc|ncat|netcat|socat)\s+(?:-\S+\s+)*((?:[\w-]+\.)+[a-z]{2,}|\d+\.\d+\.\d+\.\d+)\b",
+    _I,
+)
 _PUBLIC_PART = re.compile(r"[\w./-]*(?:\.pub|known_hosts|authorized_keys|config\.pub)\b")
 _COMMAND_LINE = re.compile(r"[^\n]*(?:\\\n[^\n]*)*")
 
@@ -1177,7 +1183,7 @@ def _exfil_command(text: str) -> re.Match[str] | None:
         if not secret:
             continue
         for host in _REMOTE.finditer(command):
-            name = host.group(1) or host.group()
+            name = next(g for g in host.groups() if g)
             if not _LOCAL_HOST.match(name) and not _SECRET_FILE.fullmatch(name):
                 return line
     return None

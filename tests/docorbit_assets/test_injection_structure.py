@@ -361,6 +361,7 @@ def test_a_command_that_sends_secrets_out_is_high_in_any_language(text: str):
         "Copy your public key to the server: `scp ~/.ssh/id_ed25519.pub deploy@host.example.com:`",
         "Load the local settings for the dev server: `curl -d @.env http://localhost:8080/reload`",
         "Print what the CLI sees with `env | grep ACME_`; nothing leaves your machine.",
+        "Keep a copy before the upgrade: `rsync -a ~/.aws/ ./aws-backup.tar` (curl is not needed).",
     ],
 )
 def test_commands_that_keep_secrets_at_home_are_not_high(text: str):
