@@ -422,7 +422,7 @@ _DANGER = (
     r"--no-verify|NODE_TLS_REJECT_UNAUTHORIZED|autoApprove|mkfs|dd\s+if=|strict-ssl\s+false|"
     r"PYTHONHTTPSVERIFY\s*=\s*0|\bcurl\s+(?:-\w+\s+)*-k\b|"
     # a dependency fetched straight from a host that is no package index or code forge
-    r"\b[\w.-]+\s*@\s*(?:git\+)?https?://(?!(?:www\.)?(?:github\.com|gitlab\.com|bitbucket\.org|"
+    r"(?<![\w.-])[\w.-]++\s*@\s*(?:git\+)?https?://(?!(?:www\.)?(?:github\.com|gitlab\.com|bitbucket\.org|"
     r"files\.pythonhosted\.org|pypi\.org|registry\.npmjs\.org)/)[^\s'\"`]+|"
     # session 9: a Cargo/npm/Poetry git dependency from a host that is no code forge
     r"\bgit\s*=\s*[\"']https?://(?!(?:www\.)?(?:github\.com|gitlab\.com|bitbucket\.org|codeberg\.org)/)|"
@@ -466,7 +466,7 @@ _EXFIL = (
     r"(?:send|upload|forward|post|e-?mail|transmit|share|leak|exfiltrat|mirror|ship|stream|"
     r"replicat|sync|dump|"
     r"report(?=\w*\s+(?:[\w'-]+\s+){0,5}?(?:to|at)\s))\w*[^\n]{0,160}?"
-    r"(?:https?://|\b[\w-]+\.(?:example|com|net|io|org|dev|app|xyz|ru|cn)\b|\w@\w|endpoint|"
+    r"(?:https?://|(?<![\w-])[\w-]++\.(?:example|com|net|io|org|dev|app|xyz|ru|cn)\b|\w@\w|endpoint|"
     r"server|analytics)"
 )
 _GRANT = (
@@ -1156,12 +1156,15 @@ _NETWORK_TOOL = re.compile(
 _LOCAL_HOST = re.compile(r"^(?:localhost|127\.\d+\.\d+\.\d+|0\.0\.0\.0|\[?::1\]?)$", _I)
 _REMOTE = re.compile(
     # a URL's host, "user@host" (scp, rsync, ssh), "host:path", or the host a raw socket opens
-    r"\b(?:https?|ftp|s3|wss?)://([\w.-]+)|\b[\w.-]+@((?:[\w-]+\.)+[a-z]{2,})\b|"
+    r"\b(?:https?|ftp|s3|wss?)://([\w.-]+)|@((?:[\w-]+\.)+[a-z]{2,})\b|"
     r"(?<![\w@./~-])((?:[\w-]+\.)+[a-z]{2,}):(?=[/~\w]|\s|$)|"
     r"\b(?:nc|ncat|netcat|socat)\s+(?:-\S+\s+)*((?:[\w-]+\.)+[a-z]{2,}|\d+\.\d+\.\d+\.\d+)\b",
     _I,
 )
 _PUBLIC_PART = re.compile(r"[\w./-]*(?:\.pub|known_hosts|authorized_keys|config\.pub)\b")
+MAX_COMMAND_CHARS = 4_000
+"""A line longer than this is no shell command: not read for one (bounded work on a page that
+is one long line)."""
 _COMMAND_LINE = re.compile(r"[^\n]*(?:\\\n[^\n]*)*")
 
 
@@ -1175,7 +1178,7 @@ def _exfil_command(text: str) -> re.Match[str] | None:
         return None
     for line in _COMMAND_LINE.finditer(text):
         command = line.group()
-        if len(command) < 12 or not _NETWORK_TOOL.search(command):
+        if not 12 <= len(command) <= MAX_COMMAND_CHARS or not _NETWORK_TOOL.search(command):
             continue
         secret = _ENV_DUMP.search(command) is not None or any(
             not _PUBLIC_PART.match(command, m.end()) for m in _HOME_SECRET.finditer(command)
@@ -1352,7 +1355,7 @@ _LOCAL_OBJECT = (
     # a secret or system file, a switch flipped (``auth = false``, ``DEBUG=True``,
     # ``sslmode=disable``, ``privileged: true``), the Docker socket
     r"(?<![\w.])\.env\b|~/\.|/etc/|docker\.sock|"
-    r"\b[\w.-]+\s*[=:]\s*[\"'`]?(?:false|true|0|off|disabled?|none|no)\b"
+    r"(?<![\w.-])[\w.-]++\s*[=:]\s*[\"'`]?(?:false|true|0|off|disabled?|none|no)\b"
 )
 _OBJECT = re.compile(rf"{_DEST}|{_LOCAL_OBJECT}", re.IGNORECASE)
 """What an order in an unknown language can be read by: where data goes, or a local object."""
