@@ -828,10 +828,6 @@ _STATED_WORD = re.compile(
 )
 
 
-def _stated_words(text: str) -> list[str]:
-    return [m.group(1) for m in _STATED_WORD.finditer(text)]
-
-
 _MNEMONIC = re.compile(
     r"\b(?:mnemonics?|acronyms?|backronyms?|memory\s+aids?|stands\s+for|abbreviat\w+)\b", _I
 )
@@ -1208,7 +1204,7 @@ def assess_error_section(text: str) -> Verdict | None:
     if error is None:
         return None
     plain = _unprohibited(text)
-    unsafe = _LEADING_PROHIBITION.sub(_blanked, plain)  # "Avoid `sudo chmod 666 …`" too
+    unsafe = _leading_prohibitions_blanked(plain)  # "Avoid `sudo chmod 666 …`" too
     if (_ESCALATE.search(unsafe) or _UNSAFE_ON_RE.search(unsafe)) and not _foreign(text):
         # an English section: its prohibitions are read ("Do not chmod the socket to 666"); in
         # another language a warning against the workaround reads like the workaround itself.
@@ -2349,8 +2345,8 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
             None  # a memory aid: "a mnemonic … the first letter of each word matches a command"
         )
     if scheme:
-        stated = _STATED_WORD.search(text)
-        if stated and all(injection_acrostic.harmless_word(w) for w in _stated_words(text)):
+        stated = [m.group(1) for m in _STATED_WORD.finditer(text)]
+        if stated and all(injection_acrostic.harmless_word(w) for w in stated):
             scheme = None  # "The bold words spell ONBOARD": it says what it spells, a word
             # that orders nothing (the letters themselves are decoded by ``injection_acrostic``)
     if scheme and "\n" not in text.strip() and _title_at(text, scheme.start()):
@@ -2479,9 +2475,11 @@ _NOT_ORDINARY = re.compile(
 def ordinary_address(label: str, text: str) -> bool:
     """``label`` addresses an AI the way a project's own note to its contributors' tools does —
     a conditional self-identification ("If you are an automated agent reading this",
-    ``_IF_YOU_ARE``) or a note label (``_NOTE_LABEL``) whose text names no address, install or
-    earlier guidance (``_NOTE_RISK``) — and what ``text`` asks is ordinary (``_ordinary``, read
-    folded): the one reading of it for ``_judge`` and ``injection``'s phrase rules."""
+    ``_IF_YOU_ARE``), or a note label (``_NOTE_LABEL``) or a bare label that only names its AI
+    reader (``_ROLE_LABEL_ONLY``, visible English notes only) whose text names no address,
+    install or earlier guidance (``_NOTE_RISK``) — and what ``text`` asks is ordinary
+    (``_ordinary``, read folded): the one reading of it for ``_judge`` and ``injection``'s
+    phrase rules."""
     label = label.strip()
     named = _NOTE_LABEL.search(label) is not None or (
         # a bare label, in a visible English note (what is ordinary is read in English; a
@@ -2632,12 +2630,10 @@ def inline_specimens(text: str) -> list[tuple[int, int]]:
         return []
     out: list[tuple[int, int]] = []
     for para in re.finditer(r"[^\n](?:[^\n]|\n(?![ \t]*\n))*", text):
-        if "<!--" not in para.group():
-            continue
         body = para.group()
-        if _INLINE_COMMENT.search(body) is None:
+        if "<!--" not in body or _INLINE_COMMENT.search(body) is None:
             continue
-        prose = _INLINE_COMMENT.sub(lambda m: " " * len(m.group()), body)
+        prose = _INLINE_COMMENT.sub(_blanked, body)  # one line: blanked whole
         prose = re.sub(r"<!--.*?-->", lambda m: " " * len(m.group()), prose, flags=re.S)
         if _ATTACK_TALK.search(prose) is None:
             continue
@@ -3433,11 +3429,17 @@ _LEADING_PROHIBITION = re.compile(
 )
 
 
+def _leading_prohibitions_blanked(text: str) -> str:
+    """``text`` with its clauses that open with a prohibition blanked (``_LEADING_PROHIBITION``;
+    same length)."""
+    return _LEADING_PROHIBITION.sub(_blanked, text)
+
+
 def _asks_more_than_forbids(text: str) -> bool:
     """Something risky outside the clauses of ``text`` that open with a prohibition, or a
     prohibition that is itself the risk: keeping something from the user (``_CONCEAL``, ``_STEER``: "do not mention it in the
     summary"), not asking first (``_NO_ASK``)."""
-    plain = _LEADING_PROHIBITION.sub(_blanked, text)
+    plain = _leading_prohibitions_blanked(text)
     return (
         any(p.search(plain) for p in _RISKS)
         or _CONCEAL.search(text) is not None
