@@ -94,7 +94,7 @@ DOCS_SHORT_TRAIN = 1_500
 SHORT_CHARS = (32, 300)
 """Paragraphs of this many characters are also read alone (session 12: short passages)."""
 HARD_REPEAT = 8
-"""How often a hard negative (``--hard``) is seen per epoch."""
+"""How often a hard negative (``--hard``) is seen per epoch (``--hard-repeat``)."""
 
 
 def data(docs_root: Path) -> dict[str, list[Row]]:
@@ -167,6 +167,7 @@ def train(
     lr: float = 4e-5,
     hard: list[str] | None = None,
     sample: int | None = None,
+    hard_repeat: int = HARD_REPEAT,
 ) -> None:
     import torch
     from transformers import AutoModelForSequenceClassification, AutoTokenizer
@@ -186,7 +187,7 @@ def train(
         benign = [r for r in rows if not r[1]]
         random.Random(5).shuffle(benign)
         rows = [r for r in rows if r[1]] + benign[:sample]
-    rows += [(t, 0) for t in (hard or []) for _ in range(HARD_REPEAT)]
+    rows += [(t, 0) for t in (hard or []) for _ in range(hard_repeat)]
     rng.shuffle(rows)
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.01)
     bs = 16
@@ -333,6 +334,9 @@ def main() -> None:
         help="a JSON list of training-side benign texts the model scores high (hard negatives)",
     )
     ap.add_argument("--sample", type=int, help="benign training rows to sample per run")
+    ap.add_argument(
+        "--hard-repeat", type=int, default=HARD_REPEAT, help="times each hard negative is seen"
+    )
     ap.add_argument("--rules-json", type=Path, default=Path("/tmp/ft/rules_test.json"))
     ap.add_argument("--rules-only", action="store_true")
     ap.add_argument("--score-only", action="store_true")
@@ -353,7 +357,7 @@ def main() -> None:
         return
     if not a.score_only:
         hard = json.loads(a.hard.read_text()) if a.hard else None
-        train(d, a.base, a.out, a.epochs, a.lr, hard, a.sample)
+        train(d, a.base, a.out, a.epochs, a.lr, hard, a.sample, a.hard_repeat)
     if not a.no_score:
         score(d, a.out, a.rules_json)
 
