@@ -2447,8 +2447,9 @@ _SAFE_SECRET = re.compile(
     r"std::env::var|getenv)\b[\w.\[\]()'\"]{1,60}|\$?\b[A-Z][A-Z0-9]*_[A-Z0-9_]*"
     r"(?:KEY|TOKEN|SECRET|PASSWORD|CREDENTIALS?)\b)`?)"
     # the clause ends there: "… from the environment and paste it into …" goes on with the secret
+    # or an aside that forbids the unsafe way: "(never hard-code it)"
     r"(?=\s*(?:[.;:)]|,(?!\s*(?:and|then|also|plus)\b)|\n|$|(?:rather\s+than|instead\s+of)\s+"
-    r"(?:hard-?cod|inlin|embedd|committ|pasting|writing)))",
+    r"(?:hard-?cod|inlin|embedd|committ|pasting|writing)|\(\s*(?:never|not|don'?t|do\s+not)\b))",
     _I,
 )
 SAFE_SECRET = _SAFE_SECRET
