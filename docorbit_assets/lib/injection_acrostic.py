@@ -8,7 +8,9 @@ learned readers, which read the surface words. This module reads the carrier its
 - **units**: a run of at least ``MIN_UNITS`` consecutive non-blank lines whose first letter sits
   at the start of the line once list markers, numbering, quote and comment leaders, table pipes,
   bold/italic and code marks are set aside (bullets, steps, table rows, YAML comments, verses);
-  and, per paragraph, the first letters of at least ``MIN_UNITS`` + 1 sentences.
+  the lines of one mark with up to ``MAX_GAP`` other lines between them (the comment lines of a
+  workflow file between its steps, the bold terms of a glossary over their definitions; session
+  16); and, per paragraph, the first letters of at least ``MIN_UNITS`` + 1 sentences.
 - **decoding**: the ASCII letters of the units' initials, lower-cased, and the longest stretch of
   them that splits wholly into words of a small lexicon: *actions* an attacker wants (push,
   wipe, leak, send, curl, disable, skip, ignore …), *targets* (prod, main, tests, keys, token,
@@ -74,6 +76,13 @@ _LEADER = re.compile(r"^\s*(?:[-*+>|#]+\s*|\d{1,3}[.)]\s*|//+\s*|<!--\s*|\*\*|__
 _LETTER = re.compile(r"[^\W\d_]")
 _PARAGRAPH = re.compile(r"\n[ \t]*\n")
 _SENTENCE_END = re.compile(r"[.!?](?:[\"')\]]*)\s+(?=\S)")
+MAX_GAP = 4
+"""Lines of other content allowed between two lines of one mark (``_marked_runs``)."""
+_MARKS = (
+    re.compile(r"[ \t]*#+[ \t]*"),  # comments of YAML, shell, Python (and Markdown headings)
+    re.compile(r"[ \t]*//+[ \t]*"),  # comments of C-like languages
+    re.compile(r"[ \t]*(?:[-*+][ \t]+)?\*\*"),  # bold terms: a glossary, a list of features
+)
 
 
 @dataclass(frozen=True)
@@ -144,6 +153,7 @@ def _runs(text: str) -> list[tuple[int, int, str]]:
             run = []
         at = end + 1
     close()
+    out.extend(_marked_runs(text))
     start = 0
     bounds = [(m.start(), m.end()) for m in _PARAGRAPH.finditer(text)] + [(len(text), len(text))]
     for stop, nxt in bounds:
@@ -153,6 +163,35 @@ def _runs(text: str) -> list[tuple[int, int, str]]:
         if len(initials) > MIN_UNITS:
             out.append((start, stop, initials[:MAX_INITIALS]))
         start = nxt
+    return out
+
+
+def _marked_runs(text: str) -> list[tuple[int, int, str]]:
+    """Runs of lines of one mark with other lines between them: the comment lines of a YAML file
+    or a script (``#``, ``//``), the bold terms of a glossary (``**Term**`` over its definition),
+    each at most ``MAX_GAP`` lines after the one before — an acrostic spread over the lines a
+    reader skims, with the content between."""
+    out: list[tuple[int, int, str]] = []
+    for mark in _MARKS:
+        run: list[tuple[int, int, str]] = []
+        gap = 0
+        at = 0
+        for line in [*text.split("\n"), ""]:
+            end = at + len(line)
+            m = mark.match(line)
+            letter = _LETTER.search(line, m.end()) if m else None
+            if m and letter is not None and letter.start() - m.end() <= 3:
+                run.append((at, end, letter.group()))
+                gap = 0
+            elif run:
+                gap += 1
+                if gap > MAX_GAP or at >= len(text):
+                    if len(run) >= MIN_UNITS:
+                        out.append(
+                            (run[0][0], run[-1][1], "".join(c for _, _, c in run[:MAX_INITIALS]))
+                        )
+                    run = []
+            at = end + 1
     return out
 
 
