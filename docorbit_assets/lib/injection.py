@@ -461,7 +461,9 @@ def _acrostic_findings(text: str, found: list[dict[str, Any]]) -> list[dict[str,
         carrier = text[acrostic.start : acrostic.end]
         rank = 2 if _in_attack_section(text, acrostic.start, carrier) else 3
         evidence = (
-            f"{injection_acrostic.EVIDENCE}: the initials {acrostic.units.upper()!r} spell "
+            f"{injection_acrostic.EVIDENCE}: the "
+            f"{'first words' if ' ' in acrostic.units else 'initials'} "
+            f"{acrostic.units.upper()!r} {'read' if ' ' in acrostic.units else 'spell'} "
             f"{acrostic.message!r}: {_evidence(carrier)}"
         )
         kind = "prompt_injection_suspected" if rank == 3 else "suspicious_instruction"

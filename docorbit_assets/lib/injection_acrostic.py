@@ -48,7 +48,7 @@ RUN_SHARE = 0.6
 MAX_LETTERS = 40
 MAX_INITIALS = 256
 
-_ACTION_WORDS = """push force skip wipe delete del drop remove rm kill disable ignore bypass leak
+_ACTION_WORDS = """paste attach push force skip wipe delete del drop remove rm kill disable ignore bypass leak
     send post upload share exfil steal dump print cat echo export curl wget run exec eval install
     sudo chmod commit merge deploy ship mail email copy cp nuke erase purge reset grant expose
     publish hide mine pipe read trust allow turn stop"""
@@ -76,6 +76,13 @@ _LEADER = re.compile(r"^\s*(?:[-*+>|#]+\s*|\d{1,3}[.)]\s*|//+\s*|<!--\s*|\*\*|__
 _LETTER = re.compile(r"[^\W\d_]")
 _PARAGRAPH = re.compile(r"\n[ \t]*\n")
 _SENTENCE_END = re.compile(r"[.!?](?:[\"')\]]*)\s+(?=\S)")
+_WORD = re.compile(r"[^\W\d_]+")
+_WORD_SCHEME = re.compile(
+    # a text that says its lines' first words carry a message (session 16): only then are the
+    # first words read, which in ordinary prose often hold an action and a target by chance
+    r"\b(?:first|opening|initial|leading|starting|beginning)\s+words?\b",
+    re.I,
+)
 MAX_GAP = 4
 """Lines of other content allowed between two lines of one mark (``_marked_runs``)."""
 _MARKS = (
@@ -195,9 +202,50 @@ def _marked_runs(text: str) -> list[tuple[int, int, str]]:
     return out
 
 
+def _first_words(text: str) -> list[tuple[int, int, list[str]]]:
+    """Runs of at least ``MIN_UNITS`` consecutive non-blank lines: ``(start, end, the first word
+    of each line)``, lower-cased, leaders set aside as for initials."""
+    out: list[tuple[int, int, list[str]]] = []
+    run: list[tuple[int, int, str]] = []
+    at = 0
+    for line in [*text.split("\n"), ""]:
+        end = at + len(line)
+        body = line[_LEADER.match(line).end() :]  # type: ignore[union-attr]  # always matches
+        word = _WORD.match(body)
+        if line.strip() and word is not None:
+            run.append((at, end, word.group().lower()))
+        else:
+            if len(run) >= MIN_UNITS:
+                out.append((run[0][0], run[-1][1], [w for _, _, w in run[:MAX_INITIALS]]))
+            run = []
+        at = end + 1
+    return out
+
+
+def _word_message(words: list[str]) -> tuple[str, ...] | None:
+    """The longest stretch of ``words`` that holds an action and a target and no word outside
+    the lexicon, covering at least ``RUN_SHARE`` of them."""
+    best: tuple[str, ...] | None = None
+    i = 0
+    while i < len(words):
+        j = i
+        while j < len(words) and words[j] in _KIND:
+            j += 1
+        seq = tuple(words[i:j])
+        if {"a", "t"} <= {_KIND[w] for w in seq} and (best is None or len(seq) > len(best)):
+            best = seq
+        i = j + 1
+    return best if best and len(best) >= RUN_SHARE * len(words) else None
+
+
 def decoded(text: str) -> list[Acrostic]:
     """Every acrostic of ``text`` that spells an action on a target (module docstring)."""
     found: list[Acrostic] = []
+    if _WORD_SCHEME.search(text):  # "the opening words of the lines above say …"
+        for start, end, words in _first_words(text):
+            message = _word_message(words)
+            if message:
+                found.append(Acrostic(start, end, " ".join(words), message))
     for start, end, initials in _runs(text):
         letters = "".join(c for c in initials.lower() if c.isascii() and c.isalpha())
         split = _split(letters)
