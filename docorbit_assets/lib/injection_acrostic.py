@@ -10,7 +10,10 @@ learned readers, which read the surface words. This module reads the carrier its
   bold/italic and code marks are set aside (bullets, steps, table rows, YAML comments, verses);
   the lines of one mark with up to ``MAX_GAP`` other lines between them (the comment lines of a
   workflow file between its steps, the bold terms of a glossary over their definitions; session
-  16); and, per paragraph, the first letters of at least ``MIN_UNITS`` + 1 sentences.
+  16); per paragraph, the first letters of at least ``MIN_UNITS`` + 1 sentences; and, only
+  where the text says "first / opening words" carry something, the first *words* of a run of
+  lines (``_first_words``: a stretch of lexicon words with an action and a target, no word
+  outside the lexicon, at least ``RUN_SHARE`` of the run).
 - **decoding**: the ASCII letters of the units' initials, lower-cased, and the longest stretch of
   them that splits wholly into words of a small lexicon: *actions* an attacker wants (push,
   wipe, leak, send, curl, disable, skip, ignore …), *targets* (prod, main, tests, keys, token,
