@@ -461,10 +461,8 @@ def _acrostic_findings(text: str, found: list[dict[str, Any]]) -> list[dict[str,
         carrier = text[acrostic.start : acrostic.end]
         rank = 2 if _in_attack_section(text, acrostic.start, carrier) else 3
         evidence = (
-            f"{injection_acrostic.EVIDENCE}: the "
-            f"{'first words' if ' ' in acrostic.units else 'initials'} "
-            f"{acrostic.units.upper()!r} {'read' if ' ' in acrostic.units else 'spell'} "
-            f"{acrostic.message!r}: {_evidence(carrier)}"
+            f"{injection_acrostic.EVIDENCE}: {acrostic.reading} {acrostic.message!r}: "
+            f"{_evidence(carrier)}"
         )
         kind = "prompt_injection_suspected" if rank == 3 else "suspicious_instruction"
         out.append(_finding(kind, rank, evidence, Span(acrostic.start, acrostic.end)))

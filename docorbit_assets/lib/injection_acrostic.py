@@ -12,7 +12,7 @@ learned readers, which read the surface words. This module reads the carrier its
   workflow file between its steps, the bold terms of a glossary over their definitions; session
   16); per paragraph, the first letters of at least ``MIN_UNITS`` + 1 sentences; and, only
   where the text says "first / opening words" carry something, the first *words* of a run of
-  lines (``_first_words``: a stretch of lexicon words with an action and a target, no word
+  lines (``_first_word``: a stretch of lexicon words with an action and a target, no word
   outside the lexicon, at least ``RUN_SHARE`` of the run).
 - **decoding**: the ASCII letters of the units' initials, lower-cased, and the longest stretch of
   them that splits wholly into words of a small lexicon: *actions* an attacker wants (push,
@@ -37,6 +37,7 @@ of each initial and reads at most ``MAX_INITIALS`` initials per run.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 __all__ = ["EVIDENCE", "Acrostic", "decoded", "harmless_word"]
@@ -87,7 +88,7 @@ _WORD_SCHEME = re.compile(
     re.I,
 )
 MAX_GAP = 4
-"""Lines of other content allowed between two lines of one mark (``_marked_runs``)."""
+"""Lines of other content allowed between two lines of one mark (``_runs``)."""
 _MARKS = (
     re.compile(r"[ \t]*#+[ \t]*"),  # comments of YAML, shell, Python (and Markdown headings)
     re.compile(r"[ \t]*//+[ \t]*"),  # comments of C-like languages
@@ -107,6 +108,14 @@ class Acrostic:
     @property
     def message(self) -> str:
         return " ".join(self.words).upper()
+
+    @property
+    def reading(self) -> str:
+        """What carries the message: "the initials 'PYNTI' spell" or, for first words (units
+        joined by spaces), "the first words 'PASTE YOUR …' read"."""
+        if " " in self.units:
+            return f"the first words {self.units.upper()!r} read"
+        return f"the initials {self.units.upper()!r} spell"
 
 
 def harmless_word(word: str) -> bool:
@@ -142,28 +151,71 @@ def _split(letters: str) -> tuple[int, int, tuple[str, ...]] | None:
     return best
 
 
-def _runs(text: str) -> list[tuple[int, int, str]]:
-    """Line runs and sentence runs: ``(start, end, initials)``."""
-    out: list[tuple[int, int, str]] = []
+def _line_runs(
+    text: str, unit: Callable[[str], str | None], gap: int = 0
+) -> list[tuple[int, int, list[str]]]:
+    """Runs of at least ``MIN_UNITS`` lines that give a unit (``unit(line)``: an initial, a first
+    word), each at most ``gap`` other lines after the one before: ``(start, end, units)``, at
+    most ``MAX_INITIALS`` units a run."""
+    out: list[tuple[int, int, list[str]]] = []
     run: list[tuple[int, int, str]] = []
 
     def close() -> None:
         if len(run) >= MIN_UNITS:
-            out.append((run[0][0], run[-1][1], "".join(c for _, _, c in run[:MAX_INITIALS])))
+            out.append((run[0][0], run[-1][1], [u for _, _, u in run[:MAX_INITIALS]]))
 
-    at = 0
+    since = at = 0
     for line in text.split("\n"):
-        end = at + len(line)
-        body = line[_LEADER.match(line).end() :]  # type: ignore[union-attr]  # always matches
-        letter = _LETTER.search(body)
-        if line.strip() and letter is not None and letter.start() <= 3:
-            run.append((at, end, letter.group()))
-        else:
-            close()
-            run = []
-        at = end + 1
+        found = unit(line)
+        if found is not None:
+            run.append((at, at + len(line), found))
+            since = 0
+        elif run:
+            since += 1
+            if since > gap:
+                close()
+                run = []
+        at += len(line) + 1
     close()
-    out.extend(_marked_runs(text))
+    return out
+
+
+def _initial(line: str) -> str | None:
+    """The first letter of a line once its leaders are set aside, if it opens the line."""
+    body = line[_LEADER.match(line).end() :]  # type: ignore[union-attr]  # always matches
+    letter = _LETTER.search(body)
+    return letter.group() if line.strip() and letter is not None and letter.start() <= 3 else None
+
+
+def _marked_initial(mark: re.Pattern[str]) -> Callable[[str], str | None]:
+    """The first letter of a line of ``mark``, if it follows the mark."""
+
+    def initial(line: str) -> str | None:
+        m = mark.match(line)
+        letter = _LETTER.search(line, m.end()) if m else None
+        return (
+            letter.group() if m and letter is not None and letter.start() - m.end() <= 3 else None
+        )
+
+    return initial
+
+
+def _first_word(line: str) -> str | None:
+    """The first word of a line once its leaders are set aside, lower-cased."""
+    body = line[_LEADER.match(line).end() :]  # type: ignore[union-attr]  # always matches
+    word = _WORD.match(body)
+    return word.group().lower() if line.strip() and word is not None else None
+
+
+def _runs(text: str) -> list[tuple[int, int, str]]:
+    """Line runs and sentence runs: ``(start, end, initials)``. The line runs: consecutive lines,
+    and the lines of one mark with up to ``MAX_GAP`` other lines between them — the comment lines
+    of a YAML file or a script (``#``, ``//``), the bold terms of a glossary (``**Term**`` over
+    its definition): an acrostic spread over the lines a reader skims, with the content between."""
+    lines = _line_runs(text, _initial) + [
+        run for mark in _MARKS for run in _line_runs(text, _marked_initial(mark), MAX_GAP)
+    ]
+    out = [(start, end, "".join(units)) for start, end, units in lines]
     start = 0
     bounds = [(m.start(), m.end()) for m in _PARAGRAPH.finditer(text)] + [(len(text), len(text))]
     for stop, nxt in bounds:
@@ -173,55 +225,6 @@ def _runs(text: str) -> list[tuple[int, int, str]]:
         if len(initials) > MIN_UNITS:
             out.append((start, stop, initials[:MAX_INITIALS]))
         start = nxt
-    return out
-
-
-def _marked_runs(text: str) -> list[tuple[int, int, str]]:
-    """Runs of lines of one mark with other lines between them: the comment lines of a YAML file
-    or a script (``#``, ``//``), the bold terms of a glossary (``**Term**`` over its definition),
-    each at most ``MAX_GAP`` lines after the one before — an acrostic spread over the lines a
-    reader skims, with the content between."""
-    out: list[tuple[int, int, str]] = []
-    for mark in _MARKS:
-        run: list[tuple[int, int, str]] = []
-        gap = 0
-        at = 0
-        for line in [*text.split("\n"), ""]:
-            end = at + len(line)
-            m = mark.match(line)
-            letter = _LETTER.search(line, m.end()) if m else None
-            if m and letter is not None and letter.start() - m.end() <= 3:
-                run.append((at, end, letter.group()))
-                gap = 0
-            elif run:
-                gap += 1
-                if gap > MAX_GAP or at >= len(text):
-                    if len(run) >= MIN_UNITS:
-                        out.append(
-                            (run[0][0], run[-1][1], "".join(c for _, _, c in run[:MAX_INITIALS]))
-                        )
-                    run = []
-            at = end + 1
-    return out
-
-
-def _first_words(text: str) -> list[tuple[int, int, list[str]]]:
-    """Runs of at least ``MIN_UNITS`` consecutive non-blank lines: ``(start, end, the first word
-    of each line)``, lower-cased, leaders set aside as for initials."""
-    out: list[tuple[int, int, list[str]]] = []
-    run: list[tuple[int, int, str]] = []
-    at = 0
-    for line in [*text.split("\n"), ""]:
-        end = at + len(line)
-        body = line[_LEADER.match(line).end() :]  # type: ignore[union-attr]  # always matches
-        word = _WORD.match(body)
-        if line.strip() and word is not None:
-            run.append((at, end, word.group().lower()))
-        else:
-            if len(run) >= MIN_UNITS:
-                out.append((run[0][0], run[-1][1], [w for _, _, w in run[:MAX_INITIALS]]))
-            run = []
-        at = end + 1
     return out
 
 
@@ -245,7 +248,7 @@ def decoded(text: str) -> list[Acrostic]:
     """Every acrostic of ``text`` that spells an action on a target (module docstring)."""
     found: list[Acrostic] = []
     if _WORD_SCHEME.search(text):  # "the opening words of the lines above say …"
-        for start, end, words in _first_words(text):
+        for start, end, words in _line_runs(text, _first_word):
             message = _word_message(words)
             if message:
                 found.append(Acrostic(start, end, " ".join(words), message))
