@@ -324,6 +324,12 @@ def review(text: str, found: list[dict[str, Any]]) -> list[dict[str, Any]]:
 _NEVER_DEMOTED = (injection_acrostic.EVIDENCE, injection_structure.EXFIL_WHY)
 """Findings whose payload the readers cannot read: a decoded acrostic's message, a command that
 sends secrets out (the prose around it may be in any language)."""
+_READ_IN_CARRIER = re.compile(
+    rf"(?:{'|'.join(map(re.escape, injection_structure.CARRIER_RISKS))}): "
+    r"(?:reference title|markdown link title|image alt text|html comment|[\w-]+ attribute)\b"
+)
+"""A risk read inside a hidden carrier (``injection_structure.CARRIER_RISKS``): the readers see
+the carrier as a few words of a longer passage, so they do not demote it (session 17)."""
 
 
 def judged_logit(
@@ -333,10 +339,16 @@ def judged_logit(
     the largest over the scored windows it overlaps. ``inf`` — never demoted — for a finding
     without a span or with no scored window over it, and for ``_NEVER_DEMOTED`` (a decoded
     acrostic, whose message is not in the surface text the readers read; a command that sends
-    secrets out); a short window counts as ``inf`` too (the short
-    reader never demotes)."""
+    secrets out) and for a risk read in a hidden carrier (``_READ_IN_CARRIER``); a short window
+    counts as ``inf`` too (the short reader never demotes)."""
     a, b = row.get("start"), row.get("end")
-    if a is None or b is None or row["evidence"].startswith(_NEVER_DEMOTED):
+    evidence = row["evidence"]
+    if (
+        a is None
+        or b is None
+        or evidence.startswith(_NEVER_DEMOTED)
+        or _READ_IN_CARRIER.match(evidence)
+    ):
         return float("inf")
     return max(
         (

@@ -345,6 +345,10 @@ _NEG_IMPERATIVE = re.compile(
     r"(?:^|[.!?:;,]\s*|\b(?:and|but|then)\s+)(?:do\s+not|don't|never)\s+[a-z]{3,}\b",
     _I,
 )
+_SHOULD = re.compile(
+    r"\bshould\s+(?:always\s+|also\s+|just\s+)?(?!not\b|never\b|be\b)[a-z]{3,}", _I
+)
+"""Advice as an order ("should always set …"): a directive in a hidden carrier (session 17)."""
 _MODAL = re.compile(
     r"\b(?:must|shall|(?:are|is)\s+(?:hereby\s+)?(?:instructed|directed|ordered)\s+to|"
     r"are\s+(?:now\s+)?(?:required|obligated|expected)\s+to|is\s+(?:now\s+)?(?:required|"
@@ -1044,7 +1048,7 @@ def assess(text: str, *, hidden: bool = False) -> Verdict | None:
                 # risks it names are what it forbids (session 15)
                 reader = None
             if reader is not None:
-                found = (3, "steers what a reader of this text does or says", reader)
+                found = (3, STEERS_WHY, reader)
         if found is None:
             continue
         rank, why, m = found
@@ -1137,6 +1141,14 @@ _ITEM = re.compile(r"\n(?=[ \t]*(?:[-*+]|\d{1,3}[.)])[ \t])")
 EXFIL_WHY = "a command that sends secrets out"
 """How a finding of ``_exfil_command`` begins: the learned readers never demote it (they read
 the prose around a command, which may be in any language, not what the command does)."""
+STEERS_WHY = "steers what a reader of this text does or says"
+HIDDEN_SENSITIVE_WHY = "hidden imperative about something sensitive"
+HIDDEN_SAFEGUARD_WHY = "hidden text that asks for a switched-off safeguard"
+CARRIER_RISKS = (HIDDEN_SENSITIVE_WHY, HIDDEN_SAFEGUARD_WHY, STEERS_WHY)
+"""Findings that name the risk they read: in a hidden carrier (a title, an attribute, a
+comment) the risk is read in the carrier itself, which the readers see only as a few words of a
+longer passage, so they never demote such a finding there (``injection_classifier.
+judged_logit``, session 17)."""
 _ENV_DUMP = re.compile(
     # the whole environment or a secret store of the home, as a command's data
     r"\$\(\s*(?:env|printenv|set|export\s+-p)\s*\)|`(?:env|printenv)`|(?:^|[|;&(]\s*)(?:env|printenv)"
@@ -2396,7 +2408,13 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
         and _DANGER_RE.search(text)
         and (not _HEADING_TITLE.search(text) or _MAIN_CLAUSE_ORDER.search(text))
     ):
-        return 3, "hidden imperative about something sensitive", directive
+        return 3, HIDDEN_SENSITIVE_WHY, directive
+    asked = directive or (_SHOULD.search(text) if hidden else None)
+    if hidden and asked and _INSECURE_RE.search(lazy.plain()):
+        # a tooltip or reference title that asks anyone for a switched-off safeguard:
+        # "Generated clients should set InsecureSkipVerify: true" (session 17); what it
+        # forbids is set aside first ("never set verify=False")
+        return 3, HIDDEN_SAFEGUARD_WHY, asked
     if (third and directive) or (tool and ai) or (claim and addressed) or (strong and directive):
         m = third or tool or claim or strong
         assert m is not None
