@@ -252,6 +252,49 @@ _ML_CONCEAL = re.compile(
     r"لا\s+تذكر|उल्लेख\s+न|ज़िक्र\s+न",
     re.IGNORECASE,
 )
+_ML_TOOL = (
+    r"(?:herramientas?|generadores?|ferramentas?|geradores?|outils?|générateurs?|strumenti|"
+    r"generatori|Werkzeuge?|Generatoren|narzędzia|generatory|araç(?:lar)?\w*|betik\w*|"
+    r"инструмент\w*|генератор\w*|інструмент\w*|scripts?|skripte?|skrypty|скрипт\w*|"
+    r"\w*[Ss]kripte?|tools?|도구|스크립트|툴|생성기|ツール|スクリプト|ジェネレーター|工具|脚本|腳本|"
+    r"生成器|टूल\w*|स्क्रिप्ट\w*|उपकरण|الأدوات|أدوات|الأداة|السكربتات|السكريبتات|البرامج|"
+    r"công\s+cụ|alat|skrip)"
+)
+_ML_DOC = (
+    # "this page / guide / document / example" in other languages
+    r"(?:est[ae]s?|dest[ae]s?|nest[ae]s?)\s+(?:página|guía|guia|documento|documentación|"
+    r"documentação|tutorial|ejemplos?|exemplos?)|(?:cette|ce|cet)\s+(?:page|guide|documentation|"
+    r"tutoriel|exemple)|(?:questa|questo|questi)\s+(?:pagina|guida|documento|documentazione|"
+    r"esempio)|diese[rnms]?\s+(?:Seite|Anleitung|Dokumentation|Doku|Beispiel\w*)|"
+    r"\bbu\s+(?:sayfa|kılavuz|belge|rehber|doküman|örnek)\w*|"
+    r"(?:эт\w+|данн\w+)\s+(?:страниц|руководств|документ|инструкци|пример)\w*|"
+    r"이\s*(?:문서|가이드|페이지|안내서|예제)|(?:本|この)\s*(?:ガイド|ページ|ドキュメント|文書|サンプル)|"
+    r"(?:本|此|这个|這個|该|該)\s*(?:指南|页面|頁面|文档|文檔|教程|示例)|इस\s+(?:गाइड|पेज|पृष्ठ|"
+    r"दस्तावेज़?)|(?:هذه|هذا)\s+(?:الصفحة|الدليل|المستند|الوثيقة)"
+)
+_ML_AUTOMATED = (
+    # automation tools and code generators named as such
+    r"자동화\s*도구|자동\s*생성\s*도구|코드\s*생성\s*(?:도구|기)|自動生成ツール|コード生成ツール|"
+    r"自動化ツール|自动化工具|代码生成(?:工具|器)|自動化工具|程式碼產生器|स्वचालित\s+(?:टूल|स्क्रिप्ट)|"
+    r"कोड\s+जनरेटर|(?:herramientas|ferramentas|scripts)\s+automatizad[oa]s|generadores\s+de\s+"
+    r"código|geradores\s+de\s+código|automatisierte\w*\s+(?:Werkzeuge|Tools|Skripte)|"
+    r"Codegeneratoren|outils\s+automatisés|générateurs\s+de\s+code|автоматизированн\w+\s+"
+    r"инструмент\w*|генератор\w*\s+кода|otomatik\s+araçlar|otomasyon\s+araçları|kod\s+üreteçleri|"
+    r"skriptgesteuert\w*"
+)
+_ML_CONSUMER = re.compile(
+    rf"(?:{_ML_DOC})[^.。!?।\n]{{0,40}}?{_ML_TOOL}|{_ML_TOOL}[^.。!?।\n]{{0,60}}?(?:{_ML_DOC})|"
+    rf"{_ML_AUTOMATED}",
+    re.IGNORECASE,
+)
+"""Tools that apply this text, named in another language: "las herramientas que generen código
+desde esta página", "이 문서를 참고해 코드를 생성하는 도구", "इस गाइड का पालन करने वाली स्क्रिप्ट्स",
+"自動生成ツール" — the consumer structure of ``_CONSUMER`` (session 17). Only the risk decides."""
+_ML_SENTENCE_END = re.compile(r"[.!?](?=\s|$)|[。！？।]|\n[ \t]*\n")
+_HOST_AFTER = re.compile(
+    r"https?://|\b[\w-]+\.(?:[\w-]+\.)*(?:com|net|org|io|dev|in|kr|jp|br|de|es|top|xyz|sh|me|co)\b",
+    re.IGNORECASE,
+)
 _MUST = (
     r"(?:must|shall|should|(?:are|is)[ \t]+(?:hereby[ \t]+)?(?:instructed|directed|ordered|"
     r"expected|asked)[ \t]+to\b|(?:are|is)[ \t]+(?:instructed|directed|ordered|required)[ \t]+by[ \t]+"
@@ -2126,6 +2169,35 @@ def _only_spoken_of(text: str) -> bool:
     return found and _VOC_COLON.search(text) is None and _VOC_OTHER.search(text) is None
 
 
+def _consumer_risk(text: str) -> re.Match[str] | None:
+    """Tools that apply this text named in another language (``_ML_CONSUMER``), in a sentence
+    that is not English and asks for something risky we can read in any language: a dangerous
+    command, a switched-off safeguard, concealment, an override, a command that sends secrets,
+    or a secret with a place after the tools' name to send it to. A key read from the
+    environment or kept out of the source is not enough (session 17)."""
+    for m in _ML_CONSUMER.finditer(text):
+        start = max((e.end() for e in _ML_SENTENCE_END.finditer(text, 0, m.start())), default=0)
+        end_m = _ML_SENTENCE_END.search(text, m.end())
+        end = end_m.end() if end_m else len(text)
+        sentence = text[start:end]
+        if _reads_english(sentence):
+            continue
+        if (
+            _DANGER_RE.search(sentence)
+            or _INSECURE_RE.search(sentence)
+            or _CONCEAL.search(sentence)
+            or _ML_CONCEAL.search(sentence)
+            or _OVERRIDE.search(sentence)
+            or _exfil_command(sentence)
+            or (
+                (_SENSITIVE.search(sentence) or _ML_OBJECT.search(sentence))
+                and _HOST_AFTER.search(text, m.end(), end)
+            )
+        ):
+            return m
+    return None
+
+
 class _Lazy:
     """Expensive features of one text, computed on first use."""
 
@@ -2197,9 +2269,12 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
         if tool is None and ("()" in text or " returned" in lower or " responded" in lower)
         else None
     )
+    consumer = _ML_CONSUMER.search(text) if other else None
     cue = (
-        role or loose or tool or claim or authority or scheme or error or hidden or casual or call
-    ) or keyed
+        (role or loose or tool or claim or authority or scheme or error or hidden or casual or call)
+        or keyed
+        or consumer
+    )
     if not cue and not words.isdisjoint(_W_LOOSE):  # "Poruka za jezični model:", "to the bot,"
         cue = _LOOSE_ADDRESS.search(text)  # only after a preposition of another language
     if not (cue or _has(lower, _N_ROLE_CUE) and _ROLE_CUE.search(text)):
@@ -2275,6 +2350,14 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
     ml_span = _clause(text, ml_role.start()) if ml_role else (0, 0)
     if ml_role and _ACT_ML_RE.search(text, *ml_span) and lazy.risky_in(*ml_span):
         return 3, "instruction to an AI (non-English) with a sensitive action", ml_role
+    if consumer is not None:
+        risky_tool = _consumer_risk(seen)
+        if risky_tool is not None:
+            return (
+                3,
+                "tools that apply this text are asked (in another language) for something risky",
+                risky_tool,
+            )
     directive = _IMPERATIVE.search(text) or _MODAL.search(text) or _ML_DIRECTIVE.search(text)
     if hidden and directive is None:  # in a carrier a negative imperative is an order too
         directive = _NEG_IMPERATIVE.search(text)
