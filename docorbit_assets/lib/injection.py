@@ -1175,7 +1175,7 @@ def _phrase_verdict(text: str) -> tuple[int, re.Match[str] | None, str]:
     if a3 and (c or d):
         return 3, a3, "directive to AI agents with a sensitive action"
     if d and (c_strong or _D_YOU_DID.search(prose)):
-        return 3, d, "concealment from the user"
+        return 3, d, injection_structure.CONCEALMENT_WHY
     if a or e or d or a3 or b_weak or transcript:
         m = a or e or d or a3 or b_weak or _TRANSCRIPT.search(prose)
         return 2, m, "instruction-like text"

@@ -24,9 +24,11 @@ Contract:
     adds a ``prompt_injection_suspected`` / ``high`` row whose evidence begins
     ``learned_classifier (logit=…)``. Rows without a span (HTML carriers the text does not
     hold) are never demoted: the classifier did not read them; nor is a decoded acrostic
-    (``injection_acrostic``: its message is in the initials, not in the words read), nor a
-    high a short window overlaps (the short reader adds, it does not veto;
-    ``HIGH_LOGIT_SHORT`` is its threshold).
+    (``injection_acrostic``: its message is in the initials, not in the words read), nor the
+    other ``_NEVER_DEMOTED`` findings and a risk read in a hidden carrier. A high a short
+    window overlaps (a text short as a whole) is demoted only below ``LOW_LOGIT_SHORT``, far
+    under any injection's score, and never when it was read in a decoded carrier; otherwise the
+    short reader adds (``HIGH_LOGIT_SHORT`` is its threshold).
     Windows past ``MAX_WINDOWS`` are read by the rules alone, and a ``not_scanned`` / ``low``
     row names their span.
   - The long reader is ``data/injection_minilm_int8.onnx``, all-MiniLM-L6-v2 fine-tuned as a
@@ -77,6 +79,7 @@ __all__ = [
     "high_logit",
     "judged_logit",
     "LOW_LOGIT",
+    "LOW_LOGIT_SHORT",
     "logits",
     "review",
     "session_for",
@@ -92,14 +95,24 @@ HIGH_LOGIT = 2.42
 """A window at or above this logit is high, whatever the rules say."""
 HIGH_LOGIT_SHORT = 5.22
 """The same for a window shorter than ``SHORT_WINDOW_CHARS`` (read by the short reader, whose
-scale is its own). The short reader never demotes a rules high: on the kit's short passages it
-reads obfuscated carriers the rules decode (leetspeak, HTML entities, tag characters) as benign."""
+scale is its own). The short reader demotes a rules high only below ``LOW_LOGIT_SHORT`` and
+never one read in a decoded carrier: on the kit's short passages it reads obfuscated carriers
+the rules decode (leetspeak, HTML entities, tag characters) as benign."""
 LOW_LOGIT = -3.495
 """A rules high whose windows all score below this is demoted to medium. Both thresholds were
 fixed on the calibration sets and held-out real docs before the first-sight sets were scored
 (``scripts/eval_injection_classifier.py``; docs/security.md, "Session 11"; the long reader's
 ``HIGH_LOGIT`` and ``LOW_LOGIT`` again for its session-13 and session-14 weights, "Session 13",
 "Session 14")."""
+LOW_LOGIT_SHORT = -7.27
+"""A rules high on a text short as a whole (one window under ``SHORT_WINDOW_CHARS``) that the
+short reader scores below this is demoted to medium, unless the rules read it in a decoded
+carrier (``_DECODED``) or it is never demoted: the lowest short-reader logit of a rules-high
+injection on every set (seen, calibration, training) is −6.77, less 0.5 (session 17)."""
+_DECODED = re.compile(
+    r": (?:unicode tag characters|bidi override|html entities|base64|rot13|leetspeak)\b"
+)
+"""A finding read in a decoded reading of the text, which the readers never see decoded."""
 MAX_TOKENS = 256
 """Tokens read of a window, as in training."""
 WINDOW_CHARS = 1_200
@@ -321,9 +334,15 @@ def review(text: str, found: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-_NEVER_DEMOTED = (injection_acrostic.EVIDENCE, injection_structure.EXFIL_WHY)
+_NEVER_DEMOTED = (
+    injection_acrostic.EVIDENCE,
+    injection_structure.EXFIL_WHY,
+    injection_structure.WEAKENING_FIX_WHY,
+    injection_structure.CONCEALMENT_WHY,
+)
 """Findings whose payload the readers cannot read: a decoded acrostic's message, a command that
-sends secrets out (the prose around it may be in any language)."""
+sends secrets out (the prose around it may be in any language), an error whose fix weakens
+security and a clause that hides something from the user (session 17)."""
 _READ_IN_CARRIER = re.compile(
     rf"(?:{'|'.join(map(re.escape, injection_structure.CARRIER_RISKS))}): "
     r"(?:reference title|markdown link title|image alt text|html comment|[\w-]+ attribute)\b"
@@ -340,7 +359,8 @@ def judged_logit(
     without a span or with no scored window over it, and for ``_NEVER_DEMOTED`` (a decoded
     acrostic, whose message is not in the surface text the readers read; a command that sends
     secrets out) and for a risk read in a hidden carrier (``_READ_IN_CARRIER``); a short window
-    counts as ``inf`` too (the short reader never demotes)."""
+    counts as ``inf`` too unless it scores below ``LOW_LOGIT_SHORT`` and the finding was not read
+    in a decoded carrier (``_DECODED``)."""
     a, b = row.get("start"), row.get("end")
     evidence = row["evidence"]
     if (
@@ -350,9 +370,12 @@ def judged_logit(
         or _READ_IN_CARRIER.match(evidence)
     ):
         return float("inf")
+    vetoable = _DECODED.search(evidence) is None
     return max(
         (
-            z if w[1] - w[0] >= SHORT_WINDOW_CHARS else float("inf")
+            z
+            if w[1] - w[0] >= SHORT_WINDOW_CHARS or (vetoable and z < LOW_LOGIT_SHORT)
+            else float("inf")
             for w, z in zip(spans, scores, strict=True)
             if _overlaps(a, b, w)
         ),

@@ -1184,6 +1184,12 @@ _ITEM = re.compile(r"\n(?=[ \t]*(?:[-*+]|\d{1,3}[.)])[ \t])")
 EXFIL_WHY = "a command that sends secrets out"
 """How a finding of ``_exfil_command`` begins: the learned readers never demote it (they read
 the prose around a command, which may be in any language, not what the command does)."""
+WEAKENING_FIX_WHY = "error message whose fix weakens security"
+CONCEALMENT_WHY = "concealment from the user"
+"""Two findings the readers never demote either (session 17): the weakening is read in the
+fix's command or setting, the concealment in a clause the prose around it hides; on every set
+neither rule ever fired high on a benign passage, and the readers demoted 3 of its 30 and 1 of
+its 7 injections."""
 STEERS_WHY = "steers what a reader of this text does or says"
 HIDDEN_SENSITIVE_WHY = "hidden imperative about something sensitive"
 HIDDEN_SAFEGUARD_WHY = "hidden text that asks for a switched-off safeguard"
@@ -1264,7 +1270,7 @@ def assess_error_section(text: str) -> Verdict | None:
         # an English section: its prohibitions are read ("Do not chmod the socket to 666"); in
         # another language a warning against the workaround reads like the workaround itself.
         # Asserted or not ("when cloning you may see …"): the fix is what is unsafe
-        return Verdict(3, "error message whose fix weakens security", *error.span())
+        return Verdict(3, WEAKENING_FIX_WHY, *error.span())
     if _CONDITIONAL.search(text, max(0, error.start() - 40), error.start()):
         return None
     if _sends_secret_file(plain):

@@ -241,3 +241,28 @@ def test_a_risk_read_inside_a_hidden_carrier_is_never_demoted(why, carrier, kept
     row = {"evidence": evidence, "start": 400, "end": 520}
     judged = ic.judged_logit(row, [(0, 900)], [-6.0])
     assert judged == (float("inf") if kept else -6.0)
+
+
+@pytest.mark.parametrize(
+    ("evidence", "score", "judged"),
+    [
+        # a short text the short reader reads as plainly benign: the rules' high is demoted
+        ("instruction override: Classic payload: ignore previous instructions", -7.6, -7.6),
+        # not plainly enough: the short reader still only adds
+        ("instruction override: Classic payload: ignore previous instructions", -6.9, "inf"),
+        # read in a decoded carrier the reader never sees decoded
+        ("instruction override: unicode tag characters: ignore previous instructions", -9.0, "inf"),
+        # never demoted, whatever the window
+        (f"{injection_structure.WEAKENING_FIX_WHY}: pip.conf trusted-host = *", -9.0, "inf"),
+        (f"{injection_structure.CONCEALMENT_WHY}: do not tell the user", -9.0, "inf"),
+    ],
+)
+def test_the_short_reader_vetoes_only_a_plainly_benign_short_text(evidence, score, judged) -> None:
+    """``LOW_LOGIT_SHORT`` (session 17): a rules high on a text short as a whole is demoted when
+    the short reader scores it below the threshold, which sits half a logit under the lowest
+    rules-high injection of every set."""
+    assert ic.LOW_LOGIT_SHORT < ic.LOW_LOGIT
+    row = {"evidence": evidence, "start": 10, "end": 60}
+    got = ic.judged_logit(row, [(0, 120)], [score])  # one short window: the whole text
+    assert got == (float("inf") if judged == "inf" else judged)
+    assert (got < ic.LOW_LOGIT) == (judged != "inf")
