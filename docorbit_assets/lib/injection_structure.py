@@ -661,7 +661,11 @@ _TOOL_SHAPED = re.compile(
     r"[\"'](?:retrieved_by|source_tool|generated_by_tool|tool_source)[\"']\s*:|"
     r"\(\s*source\s*:[^()\n]{0,120}\btool\s*:\s*[\w.-]+|"
     r"^[ \t]*(?:executor|actor|assignee|run_by|performer)\s*:\s*[\"']?(?:the\s+)?(?:current\s+|calling\s+)?"
-    r"(?:agent|assistant|model|ai|llm)\b",
+    r"(?:agent|assistant|model|ai|llm)\b|"
+    # session 17: a CI runner's workflow command or annotation ("::notice title=…::…",
+    # "##[warning]…"): the log of a job, which only the CI system writes
+    r"^[ \t>]*(?:::(?:notice|warning|error|debug)\b[^:\n]{0,200}::|##\[(?:error|warning|notice|"
+    r"debug|group|section)\])",
     _I,
 )
 _CALL_RESULT = re.compile(
@@ -1894,6 +1898,11 @@ _N_TOOL = (
     "assignee:",
     "run_by",
     "performer:",
+    "::notice",
+    "::warning",
+    "::error",
+    "::debug",
+    "##[",
 )
 _N_ERROR: tuple[str, ...] = (
     "err",
