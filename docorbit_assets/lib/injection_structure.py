@@ -256,7 +256,7 @@ _ML_TOOL = (
     r"(?:herramientas?|generadores?|ferramentas?|geradores?|outils?|générateurs?|strumenti|"
     r"generatori|Werkzeuge?|Generatoren|narzędzia|generatory|araç(?:lar)?\w*|betik\w*|"
     r"инструмент\w*|генератор\w*|інструмент\w*|scripts?|skripte?|skrypty|скрипт\w*|"
-    r"\w*[Ss]kripte?|tools?|도구|스크립트|툴|생성기|ツール|スクリプト|ジェネレーター|工具|脚本|腳本|"
+    r"tools?|도구|스크립트|툴|생성기|ツール|スクリプト|ジェネレーター|工具|脚本|腳本|"
     r"生成器|टूल\w*|स्क्रिप्ट\w*|उपकरण|الأدوات|أدوات|الأداة|السكربتات|السكريبتات|البرامج|"
     r"công\s+cụ|alat|skrip)"
 )
@@ -2190,10 +2190,20 @@ def _consumer_risk(text: str) -> re.Match[str] | None:
     command, a switched-off safeguard, concealment, an override, a command that sends secrets,
     or a secret with a place after the tools' name to send it to. A key read from the
     environment or kept out of the source is not enough (session 17)."""
+    bounds = [(e.start(), e.end()) for e in _ML_SENTENCE_END.finditer(text)]
+    starts = [a for a, _ in bounds]
+    checked: set[int] = set()
     for m in _ML_CONSUMER.finditer(text):
-        start = max((e.end() for e in _ML_SENTENCE_END.finditer(text, 0, m.start())), default=0)
-        end_m = _ML_SENTENCE_END.search(text, m.end())
-        end = end_m.end() if end_m else len(text)
+        # the sentence around the name: after the last end before it, to the first end after it
+        i = bisect.bisect_left(starts, m.start())
+        while i > 0 and bounds[i - 1][1] > m.start():
+            i -= 1
+        start = bounds[i - 1][1] if i else 0
+        j = bisect.bisect_left(starts, m.end(), lo=i)
+        end = bounds[j][1] if j < len(bounds) else len(text)
+        if start in checked:  # one reading per sentence (bounded on a text of many names)
+            continue
+        checked.add(start)
         sentence = text[start:end]
         if _reads_english(sentence):
             continue
