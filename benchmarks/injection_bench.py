@@ -91,6 +91,10 @@ PAGES = {
     "one 100 kB word in Spanish text": "é " + "a" * 100_000 + " herramientas",
     "20,000 Spanish sentences naming tools": "é " + "herramientas automatizadas. " * 20_000,
     "24,000 English sentences naming agents": "The AI agents read it. " * 24_000,
+    # a host looked for after the tools' name: one 200 kB hyphenated word (105 s before the
+    # host expression was made possessive and token-anchored)
+    "Spanish tools + a 200 kB hyphenated word": "é herramientas automatizadas: la clave token "
+    + "abc-" * 50_000,
 }
 
 

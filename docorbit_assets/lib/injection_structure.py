@@ -292,7 +292,10 @@ desde esta página", "이 문서를 참고해 코드를 생성하는 도구", "�
 "自動生成ツール" — the consumer structure of ``_CONSUMER`` (session 17). Only the risk decides."""
 _ML_SENTENCE_END = re.compile(r"[.!?](?=\s|$)|[。！？।]|\n[ \t]*\n")
 _HOST_AFTER = re.compile(
-    r"https?://|\b[\w-]+\.(?:[\w-]+\.)*(?:com|net|org|io|dev|in|kr|jp|br|de|es|top|xyz|sh|me|co)\b",
+    # a URL or a host name; tried only where a token starts and possessive, so a long
+    # hyphenated word is scanned once, not once per hyphen
+    r"https?://|(?<![\w-])[\w-]++\.(?:[\w-]++\.)*+"
+    r"(?:com|net|org|io|dev|in|kr|jp|br|de|es|top|xyz|sh|me|co)\b",
     re.IGNORECASE,
 )
 _MUST = (
