@@ -145,10 +145,15 @@ def test_a_hidden_title_that_asks_for_a_switched_off_safeguard_is_high(carrier: 
     """Whoever it names (here: no one), a title no reader sees that asks for a safeguard turned
     off is an order (session 17); the learned readers, which read it as a few words of a long
     ordinary passage, do not demote it."""
+    from docorbit_assets.lib.injection_classifier import _READ_IN_CARRIER
+
     text = _GO_README + carrier
     (title, *_rest) = next(iter(carriers(text)))
     assert assess(title, hidden=True) is not None and assess(title, hidden=True).rank == 3
-    assert max_severity(annotate(text, learned=False)) == "high"
+    rows = annotate(text, learned=False)
+    assert max_severity(rows) == "high"
+    # the evidence the readers' review reads says where the risk was read
+    assert any(r["severity"] == "high" and _READ_IN_CARRIER.match(r["evidence"]) for r in rows)
     assert max_severity(annotate(text, learned=True)) == "high"
 
 
