@@ -180,10 +180,14 @@ def _line_runs(
     return out
 
 
+def _body(line: str) -> str:
+    """A line with its leaders (bullet, number, quote, comment mark, bold) set aside."""
+    return line[_LEADER.match(line).end() :]  # type: ignore[union-attr]  # always matches
+
+
 def _initial(line: str) -> str | None:
     """The first letter of a line once its leaders are set aside, if it opens the line."""
-    body = line[_LEADER.match(line).end() :]  # type: ignore[union-attr]  # always matches
-    letter = _LETTER.search(body)
+    letter = _LETTER.search(_body(line))
     return letter.group() if line.strip() and letter is not None and letter.start() <= 3 else None
 
 
@@ -202,8 +206,7 @@ def _marked_initial(mark: re.Pattern[str]) -> Callable[[str], str | None]:
 
 def _first_word(line: str) -> str | None:
     """The first word of a line once its leaders are set aside, lower-cased."""
-    body = line[_LEADER.match(line).end() :]  # type: ignore[union-attr]  # always matches
-    word = _WORD.match(body)
+    word = _WORD.match(_body(line))
     return word.group().lower() if line.strip() and word is not None else None
 
 
