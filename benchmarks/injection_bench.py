@@ -95,6 +95,14 @@ PAGES = {
     # host expression was made possessive and token-anchored)
     "Spanish tools + a 200 kB hyphenated word": "é herramientas automatizadas: la clave token "
     + "abc-" * 50_000,
+    # session 18: harmful acts read in other languages — one long sentence of secrets and logs
+    # (read in slices of 600 characters), many Korean sentences that skip a review, one long
+    # Turkish word before a negation suffix, many list items under a prohibition
+    "one 200 kB Russian sentence of keys + logs": "ключ лог " * 22_000,
+    "20,000 Korean sentences skipping a review": "스크립트는 검토 없이 진행합니다. " * 20_000,
+    "one 100 kB Turkish word + a suffix": "araçlar " + "a" * 100_000 + "mayın anahtar log",
+    "20,000 items under a prohibition": "不得执行以下操作：\n"
+    + "- 直接推送到 main 分支\n" * 20_000,
 }
 
 

@@ -73,7 +73,12 @@ from typing import Any
 
 from lxml import etree
 
-from docorbit_assets.lib import injection_acrostic, injection_classifier, injection_structure
+from docorbit_assets.lib import (
+    injection_acrostic,
+    injection_classifier,
+    injection_multilingual,
+    injection_structure,
+)
 
 __all__ = [
     "MAX_SCAN_CHARS",
@@ -445,9 +450,33 @@ def annotate(
     found.extend(_structural_findings(text, views, omap, found))
     found.extend(_acrostic_findings(text, found))
     found = _quoted_exhibits(text, found, located)
+    found = _foreign_exhibits(text, found)
     if learned or (learned is None and injection_classifier.enabled()):
         found = injection_classifier.review(text, found)
     return _dedupe(found)
+
+
+def _foreign_exhibits(text: str, found: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A harmful act read in another language (``injection_multilingual``) in a passage that
+    discusses attacks in that language is the write-up's exhibit: medium, not high (the
+    paragraph that quotes it may say nothing of attacks itself)."""
+    if not any(
+        a["severity"] == "high" and a["evidence"].startswith(injection_structure.ML_HARM_WHY)
+        for a in found
+    ) or not injection_multilingual.discusses_attacks(text):
+        return found
+    out = []
+    for a in found:
+        if a["severity"] == "high" and a["evidence"].startswith(injection_structure.ML_HARM_WHY):
+            why = injection_structure.ML_HARM_WHY
+            a = {
+                **a,
+                "severity": "medium",
+                "evidence": f"{why} (in a passage that discusses attacks)"
+                + a["evidence"][len(why) :],
+            }
+        out.append(a)
+    return out
 
 
 def _acrostic_findings(text: str, found: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -76,7 +76,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
-from docorbit_assets.lib import injection_acrostic
+from docorbit_assets.lib import injection_acrostic, injection_multilingual
 
 __all__ = ["Verdict", "assess", "assess_pair", "carriers"]
 
@@ -280,7 +280,14 @@ _ML_AUTOMATED = (
     r"código|geradores\s+de\s+código|automatisierte\w*\s+(?:Werkzeuge|Tools|Skripte)|"
     r"Codegeneratoren|outils\s+automatisés|générateurs\s+de\s+code|автоматизированн\w+\s+"
     r"инструмент\w*|генератор\w*\s+кода|otomatik\s+araçlar|otomasyon\s+araçları|kod\s+üreteçleri|"
-    r"skriptgesteuert\w*"
+    r"skriptgesteuert\w*|"
+    # session 18: generated scripts and code, named as such
+    r"scripts?\s+g[ée]n[ée]r[ée]s|scripts?\s+generad[oa]s|scripts?\s+gerad[oa]s|c[oó]digo\s+generado|"
+    r"c[oó]digo\s+gerado|code\s+g[ée]n[ée]r[ée]|generierte\w*\s+(?:Skripte|Code)|"
+    r"script\s+generati|codice\s+generato|сгенерированн\w+\s+(?:скрипт|код)\w*|"
+    r"oluşturulan\s+(?:betik|kod)\w*|wygenerowan\w+\s+(?:skrypt|kod)\w*|"
+    r"生成された(?:スクリプト|コード)|生成的(?:脚本|代码)|生成的(?:腳本|程式碼)|생성된\s*(?:스크립트|코드)|"
+    r"जनरेट\s+किए\s+गए\s+(?:स्क्रिप्ट|कोड)"
 )
 _ML_CONSUMER = re.compile(
     rf"(?:{_ML_DOC})[^.。!?।\n]{{0,40}}?{_ML_TOOL}|{_ML_TOOL}[^.。!?।\n]{{0,60}}?(?:{_ML_DOC})|"
@@ -430,7 +437,11 @@ _CONCEAL = re.compile(
 # -- lexicon: sensitive objects ----------------------------------------------------------------
 
 _SECRET = (
-    r"(?:api[\s_-]?keys?|secrets?|tokens?|passwords?|passphrases?|credentials?|private\s+keys?|"
+    # a pagination or continuation token ("page_token", "nextPageToken", "cursor token") is
+    # no secret (session 18)
+    r"(?:api[\s_-]?keys?|secrets?|(?<!page)(?<!page[\s_-])(?<!next)(?<!next[\s_-])"
+    r"(?<!continuation[\s_-])(?<!continuation)(?<!cursor[\s_-])(?<!cursor)(?<!pagination[\s_-])"
+    r"(?<!resume[\s_-])(?<!sync[\s_-])tokens?|passwords?|passphrases?|credentials?|private\s+keys?|"
     r"(?:deploy|signing|access|secret|master|encryption|gpg|pgp|root|service[-\s]account)[-\s]keys?|"
     r"ssh\s+keys?|~/\.ssh|\bid_(?:rsa|ed25519|ecdsa)|(?<![\w.])\.env\b|~/\.aws|~/\.kube|"
     r"kube/?config|\.git-credentials|\.npmrc|\.netrc|\.bashrc|\.zshrc|cookies?|session\s+(?:token|"
@@ -461,6 +472,9 @@ _DANGER = (
     r"(?:ba|z)sh\b|(?:ba|z)?sh\s+<\(|source\s+<\(|(?:curl|wget)\b[^\n|]{0,200}\|\s*(?:sudo\s+)?"
     r"(?:python\d?|node|perl|ruby)\b|"
     r"(?:iwr|irm|invoke-webrequest)\b[^\n]{0,200}\|\s*iex|powershell\s+(?:-\w+\s+)*-e(?:nc|ncodedcommand)?\b|\biex\b|"
+    # session 18: a reverse shell (netcat / socat handing a shell to a host, bash over /dev/tcp)
+    r"\b(?:nc|ncat|netcat)\b[^\n|]{0,80}?\s-[ec]\s|/dev/tcp/|\bsocat\b[^\n]{0,80}?\bexec:|"
+    r"\bbash\s+-i\s+>&|"
     r"invoke-expression|\brm\s+-[a-z]*r[a-z]*\s+(?:--no-preserve-root\s+)?(?:[\w./-]+\s+){0,3}?"
     r"(?:~|/|\$HOME|\.git\b|\*)|yaml\.unsafe_load|yaml\.load\s*\([^)\n]{0,80}Loader\s*=\s*"
     r"(?:yaml\.)?(?:Unsafe)?Loader\b|\bsudo\s+(?:rm|chmod|chown|dd|mkfs|su\b)|chmod\s+(?:-R\s+)?(?:0?777|a\+rwx)|"
@@ -1009,7 +1023,8 @@ _DISCUSSION = re.compile(
     # a quotation introduced as what some text would say: "a page might say "…"", "whose
     # title attribute read `…`" (not "the user said "…"": that is the claim itself)
     r"(?:\b(?:pages?|documents?|sites?|texts?|titles?|comments?|files?|readmes?|attackers?|payloads?)\s+"
-    r"(?:might|may|could|would|can)\s+(?:say|read|contain|include|carry|hide)\b[^\n]{0,80}?|\b(?:titles?|texts?|"
+    r"(?:might|may|could|would|can)\s+(?:say|read|contain|include|carry|hide|embed|smuggle|"
+    r"inject|serve|return)\b[^\n]{0,80}?|\b(?:titles?|texts?|"
     r"comments?|strings?|messages?|attributes?|lines?|pages?|payloads?|readmes?|documents?|files?|"
     r"docs?|notes?|sites?|inputs?|changelogs?)\s+(?:that\s+)?(?:later\s+|then\s+|also\s+|"
     r"once\s+|\w+ly\s+)?(?:read|"
@@ -1200,6 +1215,10 @@ its 7 injections."""
 STEERS_WHY = "steers what a reader of this text does or says"
 HIDDEN_SENSITIVE_WHY = "hidden imperative about something sensitive"
 HIDDEN_SAFEGUARD_WHY = "hidden text that asks for a switched-off safeguard"
+ML_HARM_WHY = "asks, in another language, for a harmful act"
+"""A finding of ``injection_multilingual.harmful_request`` (session 18): a safeguard skipped, a
+push straight to production, a secret made public, logged or committed, read in the words of
+sixteen languages."""
 CARRIER_RISKS = (HIDDEN_SENSITIVE_WHY, HIDDEN_SAFEGUARD_WHY, STEERS_WHY)
 """Findings that name the risk they read: in a hidden carrier (a title, an attribute, a
 comment) the risk is read in the carrier itself, which the readers see only as a few words of a
@@ -2298,10 +2317,15 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
         else None
     )
     consumer = _ML_CONSUMER.search(text) if other else None
+    # a harmful act read in another language (Portuguese and German are often plain ASCII)
+    harm = (
+        injection_multilingual.harmful_request(text) if other or not _reads_english(text) else None
+    )
     cue = (
         (role or loose or tool or claim or authority or scheme or error or hidden or casual or call)
         or keyed
         or consumer
+        or harm
     )
     if not cue and not words.isdisjoint(_W_LOOSE):  # "Poruka za jezični model:", "to the bot,"
         cue = _LOOSE_ADDRESS.search(text)  # only after a preposition of another language
@@ -2386,6 +2410,8 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
                 "tools that apply this text are asked (in another language) for something risky",
                 risky_tool,
             )
+    if harm is not None and (not discussed or injection_multilingual.harmful_request(seen)):
+        return 3, ML_HARM_WHY, harm
     directive = _IMPERATIVE.search(text) or _MODAL.search(text) or _ML_DIRECTIVE.search(text)
     if hidden and directive is None:  # in a carrier a negative imperative is an order too
         directive = _NEG_IMPERATIVE.search(text)
@@ -2568,8 +2594,9 @@ _SAFE_SECRET = re.compile(
     # `ACME_API_KEY` environment variable", "load the token from your secrets manager"
     r"\b(?:read|load|get|take|pass|fetch|pull|source|supply|provide|keep|store)\w*\s+"
     r"(?:\S+\s+){0,3}?(?:keys?|tokens?|secrets?|credentials?|passwords?)\s+(?:\S+\s+){0,2}?"
-    r"(?:from|in)\s+(?:the\s+|an?\s+|your\s+)?(?:(?:`[^`\n]{1,60}`\s+)?(?:environment|env\b|"
-    r"secrets?\s+(?:store|manager|vault)|vault|keychain|keyring)(?:\s+variables?)?|"
+    r"(?:from|in)\s+(?:the\s+|an?\s+|your\s+)?(?:(?:`[^`\n]{1,60}`\s+|\$?[A-Z][A-Z0-9_]{2,60}\s+)?"
+    r"(?:environment|env\b|secrets?\s+(?:store|manager|vault)|vault|keychain|keyring)"
+    r"(?:\s+var(?:iable)?s?)?|"
     # or from a named environment variable: `process.env.ACME_KEY`, `os.environ["ACME_TOKEN"]`,
     # ACME_API_KEY, $ACME_TOKEN
     r"`?(?:(?:process\.env|import\.meta\.env|os\.environ|ENV|System\.getenv|os\.Getenv|"
@@ -2577,7 +2604,8 @@ _SAFE_SECRET = re.compile(
     r"(?:KEY|TOKEN|SECRET|PASSWORD|CREDENTIALS?)\b)`?)"
     # the clause ends there: "… from the environment and paste it into …" goes on with the secret
     # or an aside that forbids the unsafe way: "(never hard-code it)"
-    r"(?=\s*(?:[.;:)]|,(?!\s*(?:and|then|also|plus)\b)|\n|$|(?:rather\s+than|instead\s+of)\s+"
+    r"(?=\s*(?:[.;:)]|,(?!\s*(?:and|then|also|plus)\b)|,\s*(?:and|but)\s+(?:never|not|don'?t|do\s+not)\b|"
+    r"\n|$|(?:rather\s+than|instead\s+of)\s+"
     r"(?:hard-?cod|inlin|embedd|committ|pasting|writing)|\(\s*(?:never|not|don'?t|do\s+not)\b))",
     _I,
 )
@@ -3554,7 +3582,11 @@ _LEADING_PROHIBITION = re.compile(
     # read whole.
     r"(?:^|(?<=[.;!?\n]))[ \t]*(?:[-*+>]|\d+[.)])?[ \t]*(?:(?:and|but|or|so|please)[ \t]+)?"
     r"(?:never|do[ \t]+not|don't|must[ \t]+not|avoid|no[ \t]+one[ \t]+should)\b"
-    r"(?:`[^`\n]{0,200}`|[^.;!?\n])*",
+    r"(?:`[^`\n]{0,200}`|[^.;!?\n])*|"
+    # or a conjunct after a comma, to the next comma: "…, and never hard-code keys in
+    # examples" (session 18)
+    r"(?<=,)[ \t]*(?:and|but|or)[ \t]+(?:never|do[ \t]+not|don't|must[ \t]+not|avoid)\b"
+    r"(?:`[^`\n]{0,200}`|[^.,;!?\n])*",
     _I,
 )
 
