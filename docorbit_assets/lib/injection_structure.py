@@ -827,6 +827,36 @@ _AUTHORITY = re.compile(
     r"\s+(?:your|the)\s+\w+",
     _I,
 )
+_MANDATE = re.compile(
+    # a body that mandates something, named as such: "The release board mandates that …", "Our
+    # compliance office has ruled that …", "The platform team requires every service to …"
+    r"\b(?:(?:[A-Z][\w&-]*|security|compliance|platform|release|governance|review|legal|"
+    r"infrastructure|infra|ops|operations|engineering|architecture|standards?|steering|"
+    r"safety|privacy|risk|audit|change|advisory|technical|oversight|certification|licensing)\s+)"
+    r"{1,4}?(?:team|group|board|office|committee|council|department|division|authority|"
+    r"leadership|management|maintainers|owners|guild|panel|desk)\s+(?:now\s+|hereby\s+|"
+    r"formally\s+|strictly\s+|also\s+)?(?:mandates?|requires?|insists?|orders?|directs?|"
+    r"decrees?|stipulates?|demands?|has\s+(?:mandated|required|ordered|directed|decreed|ruled|"
+    r"decided))\s+(?:that\b|(?:all|every|each|any)\b|\w+\s+to\b)",
+    _I,
+)
+_W_MANDATE = frozenset(
+    ["mandate", "mandates", "require", "requires", "insist", "insists", "order", "orders"]
+    + ["direct", "directs", "decree", "decrees", "stipulate", "stipulates", "demand", "demands"]
+    + ["mandated", "required", "ordered", "directed", "decreed", "ruled", "decided"]
+)
+
+
+def _mandated_harm(text: str, plain: str) -> bool:
+    """What a mandating body asks for is harmful (read outside the text's prohibitions and its
+    safe handling of secrets): "store all secrets in Vault" and "enable MFA" are not."""
+    plain = safe_secrets_blanked(plain)
+    return any(
+        p.search(plain)
+        for p in (_STRONG_RISK, _ACTION_RISK, _SENSITIVE_ACT, _INSECURE_RE, _DANGER_RE, _EXFIL_RE)
+    ) or bool(_CONCEAL.search(text))
+
+
 _AUTHORITY_STRONG = re.compile(
     # line starts take spaces and tabs only (``^`` is tried at every line, and ``\s*`` there
     # would rescan a run of blank lines from each of them: quadratic)
@@ -2317,6 +2347,7 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
         else None
     )
     consumer = _ML_CONSUMER.search(text) if other else None
+    mandate = _MANDATE.search(text) if not words.isdisjoint(_W_MANDATE) else None
     # a harmful act read in another language (Portuguese and German are often plain ASCII)
     harm = (
         injection_multilingual.harmful_request(text) if other or not _reads_english(text) else None
@@ -2326,6 +2357,7 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
         or keyed
         or consumer
         or harm
+        or mandate
     )
     if not cue and not words.isdisjoint(_W_LOOSE):  # "Poruka za jezični model:", "to the bot,"
         cue = _LOOSE_ADDRESS.search(text)  # only after a preposition of another language
@@ -2489,6 +2521,10 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
     )
     if authority and (_MODAL.search(text) or strong or imperative) and demanded:
         return 3, "claims authority and demands compliance", authority
+    if mandate is not None and _mandated_harm(text, lazy.plain()):
+        # "The release board mandates that hotfixes skip code review", "The Platform Security
+        # Group requires that services run privileged" (session 18)
+        return 3, "claims authority and demands compliance", mandate
     if scheme and _MNEMONIC.search(text, *_clause(text, scheme.start())):
         scheme = (
             None  # a memory aid: "a mnemonic … the first letter of each word matches a command"
