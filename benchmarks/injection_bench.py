@@ -101,6 +101,7 @@ PAGES = {
     "one 200 kB Russian sentence of keys + logs": "ключ лог " * 22_000,
     "20,000 Korean sentences skipping a review": "스크립트는 검토 없이 진행합니다. " * 20_000,
     "one 100 kB Turkish word + a suffix": "araçlar " + "a" * 100_000 + "mayın anahtar log",
+    "a 200 kB capitalised hyphenated word + requires": "Abc-" * 50_000 + " board requires that",
     "20,000 items under a prohibition": "不得执行以下操作：\n"
     + "- 直接推送到 main 分支\n" * 20_000,
 }

@@ -830,7 +830,8 @@ _AUTHORITY = re.compile(
 _MANDATE = re.compile(
     # a body that mandates something, named as such: "The release board mandates that …", "Our
     # compliance office has ruled that …", "The platform team requires every service to …"
-    r"\b(?:(?:[A-Z][\w&-]*|security|compliance|platform|release|governance|review|legal|"
+    # (each word read once from its start: possessive, after no word character)
+    r"(?<![\w&-])(?:(?:(?-i:[A-Z])[\w&-]*+|security|compliance|platform|release|governance|review|legal|"
     r"infrastructure|infra|ops|operations|engineering|architecture|standards?|steering|"
     r"safety|privacy|risk|audit|change|advisory|technical|oversight|certification|licensing)\s+)"
     r"{1,4}?(?:team|group|board|office|committee|council|department|division|authority|"
