@@ -557,7 +557,8 @@ _DEFANG = (
     r"lifted|disabled|waived|suspended|relaxed|dropped|turned\s+off|switched\s+off)\b"
 )
 _UNSAFE_ON = (
-    r"\b\w*(?i:no_?verify|insecure|skip_?(?:tls|ssl|verif\w*)|disable_?(?:tls|ssl|verif\w*)|"
+    r"\b\w*(?i:no_?verify|insecure|skip_?(?:tls|ssl|verif\w*|signature\w*|integrity\w*)|"
+    r"disable_?(?:tls|ssl|verif\w*|signature\w*|integrity\w*)|"
     r"disableVerification)\w*[\"']?\s*[:=]\s*[\"']?(?:true|1|yes|on|\*)\b|"
     r"\bGOSUMDB\s*=\s*[\"']?off\b|\bGONOSUMDB\s*=\s*[\"']?\*|\bGOINSECURE\s*=|"
     r"\btrustStore\s*=\s*NONE\b|tcp://0\.0\.0\.0:2375\b|<trust\s+group=[\"']\.\*[\"']|"
@@ -1059,7 +1060,7 @@ _DISCUSSION = re.compile(
     r"comments?|strings?|messages?|attributes?|lines?|pages?|payloads?|readmes?|documents?|files?|"
     r"docs?|notes?|sites?|inputs?|changelogs?)\s+(?:that\s+)?(?:later\s+|then\s+|also\s+|"
     r"once\s+|\w+ly\s+)?(?:read|"
-    r"reads|said|says|saying|stating|contains?|contained|containing|includes?|included|including|"
+    r"reads|reading|said|says|saying|stating|contains?|contained|containing|includes?|included|including|"
     r"holds?|held)(?:\s+(?:the|a|this)\s+(?:sentence|line|text|string|comment|note|instruction|"
     r"phrase|words?))?|\bsomething\s+like|\bsuch\s+as)\s*[:,]?\s*[*_]{0,2}"
     r"[`\"“‘]|"
