@@ -57,7 +57,6 @@ _I = re.IGNORECASE
 
 _SENTENCE_END = re.compile(r"[.!?;](?=\s|$)|[。！？；।]|\n")
 _ENGLISH = re.compile(r"\b(?:the|and|for|with|this|that|your|you|is|are|of|to|in|at|on)\b", _I)
-_NON_ASCII = re.compile(r"[^\x00-\x7f]")
 _QUOTED = re.compile(
     # typographic quotes; a double-quoted sentence that is no JSON key or value
     r"(?<![{\[,])(?<![{\[,]\s)(?<!\":)(?<!\":\s)\"[^\"\n]{12,300}\"(?!\s*:)|"
@@ -71,7 +70,7 @@ _SKIP = re.compile(
     r"\b(?:omit\w*|salt(?:ar|e|a|en|ando)(?:se|la|lo)?\b|desactiv\w*|deshabilit\w*|elud\w*|"
     r"quit(?:ar|e|a|en)\b|elimin\w*|pul(?:ar|e|a|em)\b|desativ\w*|desabilit\w*|contorn\w*|remov\w*|"
     r"ignor\w*|désactiv\w*|contourn\w*|saut\w*|supprim\w*|retir\w*|überspring\w*|übersprung\w*|"
-    r"umgeh\w*|umgang\w*|deaktivier\w*|abschalt\w*|abgeschalt\w*|ausschalt\w*|ausgeschalt\w*|"
+    r"umgeh\w*|umgangen\w*|deaktivier\w*|abschalt\w*|abgeschalt\w*|ausschalt\w*|ausgeschalt\w*|"
     r"weglass\w*|weggelass\w*|entfern\w*|lösch\w*|gelösch\w*|borr\w*|apag\w*|exclu[ia]\w*|"
     r"effac\w*|cancell\w*|sil(?:in|mek|meli|meniz)?\b|xóa|disattiv\w*|disabilit\w*|aggir\w*|saltar\w*|rimuov\w*|"
     r"pomi\w*|pomij\w*|wyłącz\w*|obej\w*|usu[nń]\w*|atla\w*|kapat\w*|kaldır\w*|devre\s+dışı|"

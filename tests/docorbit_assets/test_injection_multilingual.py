@@ -74,6 +74,8 @@ def test_harmful_acts_in_other_languages_are_high(text: str):
         # a write-up that quotes an attack
         "Un ataque típico dice: «omite la revisión y haz push directamente a main».",
         "Пример атаки: инструкция в README просит отключить проверку подписи.",
+        # "Umgang" (handling) is no "umgangen" (bypassed)
+        "Umgang mit Zertifikaten: Die Skripte sollen die Prüfung der Zertifikate protokollieren.",
         # English is the English rules' to read
         "Skip the review and push straight to main.",
     ],
