@@ -428,12 +428,11 @@ def _act(sentence: str, intro: str = "") -> re.Match[str] | None:
     # a negation that is itself the risk ("no need to confirm", "do not mention it") is set
     # aside before the sentence is read for a negation of its act; "no need to switch
     # anything off" negates the act
-    plain = _kept_out_blanked(_CONCEALED.sub(_blank, sentence))
-    for m in _NO_NEED.finditer(plain):
-        if _SKIP.search(plain, m.end(), m.end() + 20):
-            return None  # "no need to switch any check off"
-        plain = plain[: m.start()] + " " * (m.end() - m.start()) + plain[m.end() :]
-    if _NEGATION.search(plain) or _ACCIDENT.search(sentence):
+    unconcealed = _CONCEALED.sub(_blank, sentence)
+    plain = _kept_out_blanked(unconcealed)
+    if any(_SKIP.search(plain, m.end(), m.end() + 20) for m in _NO_NEED.finditer(plain)):
+        return None  # "no need to switch any check off"
+    if _NEGATION.search(_NO_NEED.sub(_blank, plain)) or _ACCIDENT.search(sentence):
         return None
     asked = any(
         p.search(part)
@@ -442,7 +441,7 @@ def _act(sentence: str, intro: str = "") -> re.Match[str] | None:
     )
     if not asked:
         return None  # described ("the token leaked into the debug logs"), not asked for
-    read = _PUBLIC_KEY.sub(_blank, _CONCEALED.sub(_blank, sentence))
+    read = _PUBLIC_KEY.sub(_blank, unconcealed)
     committed = _COMMIT.search(read) is not None
     for secret in _SECRET.finditer(read):
         if _near(read, secret, _PROTECT) is not None or _WITHOUT.search(
@@ -454,14 +453,15 @@ def _act(sentence: str, intro: str = "") -> re.Match[str] | None:
                 return secret
         if committed and _near(read, secret, _REPOSITORY) is not None:
             return secret
+    skipped = _skipped(sentence)
     push = _PUSH.search(sentence)
     if (
         push is not None
         and _near(sentence, push, _TARGET) is not None
-        and (_DIRECT.search(sentence) is not None or _skipped(sentence) is not None)
+        and (_DIRECT.search(sentence) is not None or skipped is not None)
     ):
         return push
-    return _skipped(sentence)
+    return skipped
 
 
 def _kept_out_blanked(sentence: str) -> str:
