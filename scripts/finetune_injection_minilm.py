@@ -97,16 +97,21 @@ HARD_REPEAT = 8
 """How often a hard negative (``--hard``) is seen per epoch (``--hard-repeat``)."""
 
 
-def data(docs_root: Path) -> dict[str, list[Row]]:
-    first = set((SETS / "FIRST_SIGHT").read_text().split())
+def data(docs_root: Path, also: frozenset[str] = frozenset()) -> dict[str, list[Row]]:
+    """``also``: first-sight sets trained on all the same (``--train-also``), every row of them
+    taken after ``--sample``; they leave the test side."""
+    first = set((SETS / "FIRST_SIGHT").read_text().split()) - also
     held = first | set((SETS / "CALIBRATION").read_text().split())  # never trained on
     train: list[Row] = []
     test: list[Row] = []
+    extra: list[Row] = []
     for f in sorted(SETS.glob("*.jsonl")):
         for line in f.read_text(encoding="utf-8").splitlines():
             r = json.loads(line)
             row = (r["text"], int(r["label"] == "injection"), f.stem, r["id"], r.get("kind"))
-            if f.stem in first:
+            if f.stem in also:
+                extra.append(row)
+            elif f.stem in first:
                 test.append(row)
             elif f.stem not in held:
                 train.append(row)
@@ -135,6 +140,7 @@ def data(docs_root: Path) -> dict[str, list[Row]]:
     half = set(pages[: len(pages) // 2])
     return {
         "train": train,
+        "also": extra,
         "test": test,
         "docs_train": [r for r in docs if r[3] in half],
         "docs_val": [r for r in docs if r[3] not in half],
@@ -187,6 +193,7 @@ def train(
         benign = [r for r in rows if not r[1]]
         random.Random(5).shuffle(benign)
         rows = [r for r in rows if r[1]] + benign[:sample]
+    rows += [(t, y) for t, y, *_ in d.get("also", [])]
     rows += [(t, 0) for t in (hard or []) for _ in range(hard_repeat)]
     rng.shuffle(rows)
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.01)
@@ -312,6 +319,66 @@ def export(model_dir: str, out: Path) -> None:
     print(f"exported {out} ({out.stat().st_size / 1e6:.1f} MB); largest logit change {worst:.3f}")
 
 
+def dequantize(onnx_path: Path, base: str, out: str) -> None:
+    """A float checkpoint rebuilt from an int8 export (``--dequantize``): each weight read back as
+    ``(q - zero_point) * scale``, the rest of the graph's float initialisers as they are, so a
+    shipped reader can be trained further when its float folder is gone (session 19). The logit
+    of a few texts under both is printed: they differ by the int8 activations' rounding."""
+    import numpy as np
+    import onnx
+    import onnxruntime as ort
+    import torch
+    from onnx import numpy_helper
+    from transformers import AutoModelForSequenceClassification, AutoTokenizer
+
+    graph = onnx.load(str(onnx_path)).graph
+    w = {i.name: numpy_helper.to_array(i) for i in graph.initializer}
+
+    def deq(name: str) -> Any:
+        q = w[name + "_quantized"].astype(np.float32)
+        return (q - w[name + "_zero_point"].astype(np.float32)) * w[name + "_scale"]
+
+    sd = {
+        k: torch.tensor(v)
+        for k, v in w.items()
+        if v.dtype == np.float32 and not k.endswith("_scale")
+    }
+    for e in ("word", "token_type", "position"):
+        name = f"bert.embeddings.{e}_embeddings.weight"
+        sd[name] = torch.tensor(deq(name))
+    for node in graph.node:
+        if node.op_type != "MatMulInteger":
+            continue
+        o = node.output[0]
+        m = re.match(r"/bert/encoder/layer\.(\d+)/(.+)/MatMul_output_0", o)
+        if m:
+            key = f"bert.encoder.layer.{m.group(1)}.{m.group(2).replace('/', '.')}.weight"
+        elif "pooler" in o:
+            key = "bert.pooler.dense.weight"
+        elif o.startswith("logits") or "classifier" in o:
+            key = "classifier.weight"
+        else:
+            raise SystemExit(f"unknown MatMulInteger output {o}")
+        sd[key] = torch.tensor(deq(node.input[1][: -len("_quantized")]).T.copy())
+    model = AutoModelForSequenceClassification.from_pretrained(base, num_labels=2)
+    want = model.state_dict()
+    if set(sd) - set(want) or any(sd[k].shape != want[k].shape for k in sd):
+        raise SystemExit("the graph's weights do not fit all-MiniLM-L6-v2's shapes")
+    model.load_state_dict(sd, strict=False)
+    model.save_pretrained(out)
+    tok = AutoTokenizer.from_pretrained(base)
+    tok.save_pretrained(out)
+    session = ort.InferenceSession(str(onnx_path), providers=["CPUExecutionProvider"])
+    model.eval()
+    names = ["input_ids", "attention_mask", "token_type_ids"]
+    for row in data_sets_for_check()[:5]:
+        e = _encode(tok, [row[0]])
+        with torch.no_grad():
+            ref = model(**e).logits[0]
+        got = session.run(None, {n: e[n].numpy() for n in names})[0][0]
+        print(f"float {float(ref[1] - ref[0]):.3f} int8 {float(got[1] - got[0]):.3f}")
+
+
 def data_sets_for_check() -> list[Row]:
     rows: list[Row] = []
     for f in sorted(SETS.glob("*.jsonl")):
@@ -344,14 +411,23 @@ def main() -> None:
         "--no-score", action="store_true", help="train only (score the ONNX export instead)"
     )
     ap.add_argument("--export", type=Path, help="write the trained model as int8 ONNX here")
+    ap.add_argument(
+        "--dequantize", type=Path, help="rebuild a float --out folder from this int8 export"
+    )
+    ap.add_argument(
+        "--train-also", default="", help="first-sight sets to train on (comma-separated)"
+    )
     a = ap.parse_args()
     if a.export:
         export(a.out, a.export)
         return
+    if a.dequantize:
+        dequantize(a.dequantize, a.base, a.out)
+        return
     if not a.docs.is_dir():
         print(f"skipped: the kit's documentation is not at {a.docs}")
         return
-    d = data(a.docs)
+    d = data(a.docs, frozenset(x for x in a.train_also.split(",") if x))
     if a.rules_only:
         rules_only(d, a.rules_json)
         return
