@@ -1031,7 +1031,8 @@ _ESCALATE = re.compile(
 )
 _DISCUSSION = re.compile(
     r"\b(?:prompt[-\s]injections?|injection\s+attacks?|attacks?|attackers?|adversar\w+|"
-    r"(?:fake|spoofed|forged|planted|counterfeit|bogus)\s+(?:[`\"']?[\w-]+[`\"']?\s+){0,2}?"
+    r"(?:fake|spoofed|forged|planted|counterfeit|bogus|poisoned|tainted|hostile|rogue|compromised|"
+    r"weaponi[sz]ed|booby[-\s]trapped|tampered)\s+(?:[`\"']?[\w-]+[`\"']?\s+){0,2}?"
     r"(?:tool|function|error|system|warning|message|notice|banner|output|result)\w*|"
     r"counterfeit|lures?|bogus|decoys?|beware\s+of|injections?|claiming|claims?\s+(?:that|to)|"
     r"does\s+not\s+count|untrusted|treat(?:s|ed)?\s+(?:it|them|this|everything\s+\w+)\s+as\s+"
@@ -1444,7 +1445,8 @@ _LABEL = re.compile(r"^[ \t>*_#\[]*[^\n:：]{3,100}[:：](?![^\s*_])", re.M)  # 
 _MENTION = re.compile(
     r"(?<=\S[ \t])[*_]{0,2}(?:\"[^\"\n]{8,400}\"|“[^”\n]{8,400}”|`[^`\n]{8,400}`|‘[^’\n]{8,400}’|"
     r"«[^»\n]{8,400}»|„[^“”\n]{8,400}[“”]|「[^」\n]{8,400}」|"
-    r"'[^'\n]{8,400}'(?!\w))"  # single quotes too ("a title saying 'If an AI is …, close it'")
+    r"'[^'\n]{8,400}'(?!\w)|"  # single quotes too ("a title saying 'If an AI is …, close it'")
+    r"\{[^{}\n]{8,400}\})"  # an inline JSON specimen ("a poisoned tool result: {"note": …}")
 )
 _HEADING_TITLE = re.compile(
     r"^\s*(?:how|why|what|when|where|which|who|guide|tutorial|learn|about|see|more|\w+ing)\b", re.I
@@ -2284,6 +2286,7 @@ class _Lazy:
         self.text = text
         self._risky: bool | None = None
         self._plain: str | None = None
+        self._safe: str | None = None
         self._squat: re.Match[str] | None | bool = False  # False: not looked for yet
 
     def plain(self) -> str:
@@ -2298,10 +2301,17 @@ class _Lazy:
             self._squat = typosquat(self.text)
         return self._squat  # type: ignore[return-value]
 
+    def safe(self) -> str:
+        """The text with its requests to handle a secret safely blanked (``_SAFE_SECRET``):
+        "load the token from the environment" names a secret and asks nothing risky of it."""
+        if self._safe is None:
+            self._safe = safe_secrets_blanked(self.text)
+        return self._safe
+
     def risky(self) -> bool:
         """Something sensitive, concealed from the user, or an override of instructions."""
         if self._risky is None:
-            t = self.text
+            t = self.safe()
             self._risky = bool(
                 _SENSITIVE.search(t)
                 or _ML_OBJECT.search(t)
@@ -2316,7 +2326,7 @@ class _Lazy:
         """Something risky between ``start`` and ``end`` (one clause)."""
         if not self.risky():
             return False
-        t = self.text[start:end]
+        t = self.safe()[start:end]
         return any(
             p.search(t) for p in (_SENSITIVE, _ML_OBJECT, _CONCEAL, _ML_CONCEAL, _OVERRIDE)
         ) or (self.squat() is not None and typosquat(t) is not None)
@@ -3189,7 +3199,9 @@ _STEER_MODAL = re.compile(
     r"(?:is|are)[ \t]+(?:now[ \t]+)?(?:expected|asked|required|cleared|allowed|permitted|free|"
     r"welcome|encouraged|told|instructed|obliged|authori[sz]ed)|can|may|ought[ \t]+to)\b"
     r"(?![ \t]+(?:not|never)\b)|"
-    r"[:：—][ \t]*(?:please[ \t]+)?[a-z]+\b",  # "Tooling that parses this page: take …"
+    # "Tooling that parses this page: take …"; an ASCII colon with a space after it ("db:setup",
+    # "https:" and "module:attr" are no label)
+    r"(?::[ \t]+|[：—][ \t]*)(?:please[ \t]+)?[a-z]+\b",
     _I,
 )
 _REPLACE_WITH = (
@@ -3209,8 +3221,10 @@ _STEER = re.compile(
     r"(?:that|to)\b|"
     r"\b(?:say|says|state|states|claim|assert|answer)\s+(?:that\s+)?there\s+(?:is|are)\s+no\b|"
     r"\b(?:recommend\w*|suggest\w*|point\w*|direct\w*|steer\w*|advis\w*|prefer\w*|use|install\w*|"
-    r"switch\w*|pick\w*|choos\w*|swap\w*|send\w*)\b[^.\n]{0,100}?\b(?:instead\s+of|rather\s+than|"
-    r"in\s+place\s+of|in\s+favou?r\s+of|not\s+the\s+official|over\s+the\s+official|instead)\b|"
+    r"switch\w*|pick\w*|choos\w*|swap\w*|send\w*)\b[^.\n]{0,100}?\b(?:(?:instead\s+of|rather\s+than|"
+    r"in\s+place\s+of)(?!\s+(?:hand[- ]?(?:written|rolled|made|coded)|manual(?:ly)?|custom|ad[- ]hoc|"
+    r"home[- ]?(?:grown|made)|(?:rolling|writing)\s+(?:your|their)\s+own|your\s+own)\b)|"
+    r"in\s+favou?r\s+of|not\s+the\s+official|over\s+the\s+official|instead(?!\s+of\b))\b|"
     rf"{_REPLACE_WITH}|"
     r"\b(?:rather\s+than|instead\s+of)\s+(?:bringing\s+it\s+up|asking|checking|mentioning)|"
     r"\b(?:not|never)[ \t]+(?:be[ \t]+)?(?:mention|cite|disclose|reveal|tell|show|include|note|"
