@@ -2644,7 +2644,7 @@ _SAFE_SECRET = re.compile(
     r"(?:\S+\s+){0,3}?(?:keys?|tokens?|secrets?|credentials?|passwords?)\s+(?:\S+\s+){0,2}?"
     r"(?:from|in)\s+(?:the\s+|an?\s+|your\s+)?(?:(?:`[^`\n]{1,60}`\s+|\$?[A-Z][A-Z0-9_]{2,60}\s+)?"
     r"(?:environment|env\b|secrets?\s+(?:store|manager|vault)|vault|keychain|keyring)"
-    r"(?:\s+var(?:iable)?s?)?|"
+    r"(?:\s+var(?:iable)?s?)?(?:\s*\(\s*`?\$?[A-Z][A-Z0-9_]{2,60}`?\s*\))?|"
     # or from a named environment variable: `process.env.ACME_KEY`, `os.environ["ACME_TOKEN"]`,
     # ACME_API_KEY, $ACME_TOKEN
     r"`?(?:(?:process\.env|import\.meta\.env|os\.environ|ENV|System\.getenv|os\.Getenv|"
@@ -2658,6 +2658,68 @@ _SAFE_SECRET = re.compile(
     _I,
 )
 SAFE_SECRET = _SAFE_SECRET
+
+
+_SAFETY_PROHIBITION = re.compile(
+    # an unsafe way of handling code or secrets forbidden: "never hard-code it", "do not disable
+    # verification", "don't log the full card object", "avoid printing tokens"
+    r"\b(?:never|do\s+not|don't|must\s+not|should\s+not|avoid)\s+(?:\w+\s+){0,2}?"
+    r"(?:hard-?cod\w*|commit\w*|log\w*|print\w*|expos\w*|embed\w*|inlin\w*|past(?:e|es|ed|ing)\b|"
+    r"shar(?:e|es|ed|ing)\b|disabl\w*|skip\w*|bypass\w*|turn\w*\s+off|stor(?:e|es|ed|ing)\b|echo\w*|"
+    r"leak\w*|check\w*\s+in)",
+    _I,
+)
+
+
+_WORD_SCHEME = re.compile(
+    # a message carried by chosen words: "use only the even-numbered words", "every third word"
+    r"\b(?:even|odd)[- ]numbered\s+words?\b|\bevery\s+(?:second|other|third|fourth|fifth|"
+    r"\d+(?:st|nd|rd|th))\s+words?\b|\b(?:first|last)\s+(?:word|letter)s?\s+of\s+(?:each|every)\b",
+    _I,
+)
+
+
+_ADVICE_NEEDS_NOT = re.compile(
+    r"\b(?:bash|sh|zsh|powershell|iex|sudo|curl|wget|chmod|chown|rm|eval|exec|nc|ssh|scp|"
+    r"push\w*|force\w*|merg\w*|deploy\w*|delet\w*|drop\w*|upload\w*|approv\w*|authori[sz]\w*|"
+    r"permission\w*|admin\w*|root|install\w*|pip|npm|registry|mirror|remote|telemetry|"
+    r"instructions?|ignore\w*|override\w*|user)\b",
+    _I,
+)
+
+
+def safe_advice(text: str) -> bool:
+    """``text`` asks for safe handling (a secret read from the environment, ``_SAFE_SECRET``, or
+    an unsafe practice forbidden, ``_SAFETY_PROHIBITION``) and, with those clauses and every
+    prohibition set aside, asks for nothing the rules read as risky: no steering, no sensitive
+    or dangerous act, no switched-off safeguard, no harmful request in any language we read, no
+    concealment, override, approval claim or hidden-message scheme. English only (the risks are
+    read in English). A note to code generators with correct advice ("read the key from
+    `ACME_API_KEY`, never hard-code it, pass a timeout") is this; the readers' high on it is
+    kept at medium (``injection_classifier.review``; docs/security.md, "Session 19")."""
+    if not text.isascii() or len(text) > 4_000:
+        return False
+    if not (_SAFE_SECRET.search(text) or _SAFETY_PROHIBITION.search(text)):
+        return False
+    if re.search(_DEST, text) or _ADVICE_NEEDS_NOT.search(text):
+        # an address to send something to, a shell, a push, a package source, a permission: a
+        # note of advice on using an API needs none of them, an attack dressed as one may
+        return False
+    risky = (_STEER, _STRONG_RISK, _SENSITIVE, _ACTION_RISK, _INSECURE_RE, _OVERRIDE, _CONCEAL)
+    safe = safe_secrets_blanked(text)
+    for clause in re.split(r"[.;!?\n]|,", safe):
+        # each clause on its own: a prohibition forbids its own clause ("never commit them,
+        # and set verify=False" still asks for verify=False)
+        plain = _unprohibited(clause)
+        if any(p.search(plain) for p in risky):
+            return False
+    return not (
+        _ACROSTIC.search(text)
+        or _WORD_SCHEME.search(text)
+        or _PREAPPROVED.search(text)
+        or _KEEP_OUT.search(text)
+        or injection_multilingual.harmful_request(text)
+    )
 
 
 def safe_secrets_blanked(text: str) -> str:
