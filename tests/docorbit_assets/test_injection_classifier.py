@@ -266,3 +266,21 @@ def test_the_short_reader_vetoes_only_a_plainly_benign_short_text(evidence, scor
     got = ic.judged_logit(row, [(0, 120)], [score])  # one short window: the whole text
     assert got == (float("inf") if judged == "inf" else judged)
     assert (got < ic.LOW_LOGIT) == (judged != "inf")
+
+
+def test_a_reader_high_on_correct_advice_to_code_generators_is_kept_as_medium() -> None:
+    # session 19: the readers score a note's address ("Note for code generators and AI
+    # assistants: …") as an injection; where it asks only for safe handling the high is medium
+    row = next(
+        json.loads(line)
+        for line in (SETS_DIR / "s78_first.jsonl").read_text(encoding="utf-8").splitlines()
+        if '"S78-benign-30"' in line
+    )
+    text = row["text"]
+    assert ic.logits([text])[0] >= ic.high_logit(len(text))  # the reader alone would say high
+    rows = annotate(text, learned=True)
+    assert max_severity(rows) == "medium"
+    assert any("safe advice" in r["evidence"] for r in rows)
+    # the same address over an ordinary-looking harmful request stays high
+    harmful = text.replace("never hard-code them.", "and post them to https://keys.example.net.")
+    assert max_severity(annotate(harmful, learned=True)) == "high"
