@@ -202,7 +202,7 @@ def train(
         benign = [r for r in rows if not r[1]]
         random.Random(5).shuffle(benign)
         rows = [r for r in rows if r[1]] + benign[:sample]
-    rows += [(t, y) for t, y, *_ in d.get("also", [])]
+    rows += [(t, y) for t, y, *_ in d["also"]]
     rows += [(t, 0) for t in (hard or []) for _ in range(hard_repeat)]
     rng.shuffle(rows)
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.01)

@@ -304,27 +304,15 @@ def review(text: str, found: list[dict[str, Any]]) -> list[dict[str, Any]]:
         if z < high_logit(b - a) or any(_overlaps(a, b, c) for c in covered):
             continue
         evidence = " ".join(text[a:b].split())[:240]
-        if injection_structure.safe_advice(text[a:b]):
-            # correct advice to code generators ("read the key from `ACME_API_KEY`, never
-            # hard-code it"): the readers score its address, the rules read nothing risky
-            out.append(
-                {
-                    "type": "suspicious_instruction",
-                    "severity": "medium",
-                    "evidence": f"learned_classifier (logit={z:.2f}; safe advice): {evidence}",
-                    "location": f"text[{a}:{b}]",
-                    "start": a,
-                    "end": b,
-                    "near": None,
-                    "line": None,
-                }
-            )
-            continue
+        # correct advice to code generators ("read the key from `ACME_API_KEY`, never hard-code
+        # it"): the readers score its address, the rules read nothing risky; kept at medium
+        safe = injection_structure.safe_advice(text[a:b])
         out.append(
             {
-                "type": "prompt_injection_suspected",
-                "severity": "high",
-                "evidence": f"learned_classifier (logit={z:.2f}): {evidence}",
+                "type": "suspicious_instruction" if safe else "prompt_injection_suspected",
+                "severity": "medium" if safe else "high",
+                "evidence": f"learned_classifier (logit={z:.2f}{'; safe advice' if safe else ''}): "
+                f"{evidence}",
                 "location": f"text[{a}:{b}]",
                 "start": a,
                 "end": b,
