@@ -341,12 +341,14 @@ def review(text: str, found: list[dict[str, Any]]) -> list[dict[str, Any]]:
 _NEVER_DEMOTED = (
     injection_acrostic.EVIDENCE,
     injection_structure.EXFIL_WHY,
+    injection_structure.REVERSE_SHELL_WHY,
     injection_structure.WEAKENING_FIX_WHY,
     injection_structure.CONCEALMENT_WHY,
 )
 """Findings whose payload the readers cannot read: a decoded acrostic's message, a command that
-sends secrets out (the prose around it may be in any language), an error whose fix weakens
-security and a clause that hides something from the user (session 17)."""
+sends secrets out or hands a shell to a remote host (the prose around it may be in any
+language), an error whose fix weakens security and a clause that hides something from the user
+(sessions 17, 20)."""
 _READ_IN_CARRIER = re.compile(
     rf"(?:{'|'.join(map(re.escape, injection_structure.CARRIER_RISKS))}): "
     r"(?:reference title|markdown link title|image alt text|html comment|[\w-]+ attribute)\b"

