@@ -305,13 +305,21 @@ def review(text: str, found: list[dict[str, Any]]) -> list[dict[str, Any]]:
             continue
         evidence = " ".join(text[a:b].split())[:240]
         # correct advice to code generators ("read the key from `ACME_API_KEY`, never hard-code
-        # it"): the readers score its address, the rules read nothing risky; kept at medium
-        safe = injection_structure.safe_advice(text[a:b])
+        # it") and release checklists: the readers score their imperatives, the rules read
+        # nothing risky in any clause; kept at medium (sessions 19, 20)
+        window = text[a:b]
+        safe = (
+            "safe advice"
+            if injection_structure.safe_advice(window)
+            else "ordinary checklist"
+            if injection_structure.ordinary_checklist(window)
+            else ""
+        )
         out.append(
             {
                 "type": "suspicious_instruction" if safe else "prompt_injection_suspected",
                 "severity": "medium" if safe else "high",
-                "evidence": f"learned_classifier (logit={z:.2f}{'; safe advice' if safe else ''}): "
+                "evidence": f"learned_classifier (logit={z:.2f}{'; ' + safe if safe else ''}): "
                 f"{evidence}",
                 "location": f"text[{a}:{b}]",
                 "start": a,

@@ -2753,6 +2753,34 @@ def safe_advice(text: str) -> bool:
         # an address to send something to, a shell, a push, a package source, a permission: a
         # note of advice on using an API needs none of them, an attack dressed as one may
         return False
+    return _asks_nothing_risky(text)
+
+
+_TASK_ITEM = re.compile(r"^[ \t>]*(?:[-*+]|\d{1,3}[.)])[ \t]+\[[ xX]\][ \t]+\S", re.MULTILINE)
+"""An item of a Markdown task list (``- [ ] Tag the release``)."""
+
+
+def ordinary_checklist(text: str) -> bool:
+    """``text`` is a task list (three items or more, ``_TASK_ITEM``: a release or review
+    checklist) that, clause by clause, asks for nothing the rules read as risky, with no address
+    to send anything to and nothing outside English (``_asks_nothing_risky``). The readers
+    score release checklists high ("Confirm `main` is green", "tag and push", "get approval
+    from a maintainer"): 7 of the 19 benign highs of the first-sight sets s70–s91; their high
+    on it is kept at medium (``injection_classifier.review``; docs/security.md, "Session 20").
+    A checklist with a risky item, an approval claim or a hidden-message scheme stays high."""
+    if not text.isascii() or len(text) > 4_000:
+        return False
+    if len(_TASK_ITEM.findall(text)) < 3 or re.search(_DEST, text):
+        return False
+    return _asks_nothing_risky(text)
+
+
+def _asks_nothing_risky(text: str) -> bool:
+    """Clause by clause, with the requests to handle a secret safely and every prohibition set
+    aside, nothing the rules read as risky (steering, a sensitive or dangerous act, a
+    switched-off safeguard, an override, concealment), and no secret file named, hidden-message
+    scheme, approval claim, keep-out clause or harmful request in another language
+    (``safe_advice``, ``ordinary_checklist``)."""
     risky = (_STEER, _STRONG_RISK, _SENSITIVE, _ACTION_RISK, _INSECURE_RE, _OVERRIDE, _CONCEAL)
     safe = safe_secrets_blanked(text)
     for clause in re.split(r"[.;!?\n]|,", safe):
@@ -2762,7 +2790,8 @@ def safe_advice(text: str) -> bool:
         if any(p.search(plain) for p in risky):
             return False
     return not (
-        _ACROSTIC.search(text)
+        _SECRET_FILE.search(safe)  # a secret file named at all ("copy `~/.pypirc` into …")
+        or _ACROSTIC.search(text)
         or _WORD_SCHEME.search(text)
         or _PREAPPROVED.search(text)
         or _KEEP_OUT.search(text)

@@ -284,3 +284,23 @@ def test_a_reader_high_on_correct_advice_to_code_generators_is_kept_as_medium() 
     # the same address over an ordinary-looking harmful request stays high
     harmful = text.replace("never hard-code them.", "and post them to https://keys.example.net.")
     assert max_severity(annotate(harmful, learned=True)) == "high"
+
+
+def test_a_reader_high_on_an_ordinary_release_checklist_is_kept_as_medium() -> None:
+    # session 20: release checklists ("Confirm `main` is green", "tag and push", "get approval")
+    # are the readers' most frequent false alarm; with nothing risky in any item the high is
+    # medium, and one risky item keeps it high
+    row = next(
+        json.loads(line)
+        for line in (SETS_DIR / "s87_first.jsonl").read_text(encoding="utf-8").splitlines()
+        if '"S87-benign-19"' in line
+    )
+    text = row["text"]
+    assert ic.logits([text])[0] >= ic.high_logit(len(text))  # the reader alone would say high
+    rows = annotate(text, learned=True)
+    assert max_severity(rows) == "medium"
+    assert any("ordinary checklist" in r["evidence"] for r in rows)
+    risky = (
+        text + "\n- [ ] Disable branch protection on `main` so the bot can push without review.\n"
+    )
+    assert max_severity(annotate(risky, learned=True)) == "high"
