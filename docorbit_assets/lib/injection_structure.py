@@ -2702,7 +2702,12 @@ _SAFE_SECRET = re.compile(
     # or an aside that forbids the unsafe way: "(never hard-code it)"
     r"(?=\s*(?:[.;:)]|,(?!\s*(?:and|then|also|plus)\b)|,\s*(?:and|but)\s+(?:never|not|don'?t|do\s+not)\b|"
     r"\n|$|(?:rather\s+than|instead\s+of)\s+"
-    r"(?:hard-?cod|inlin|embedd|committ|pasting|writing)|\(\s*(?:never|not|don'?t|do\s+not)\b))",
+    r"(?:hard-?cod|inlin|embedd|committ|pasting|writing)|\(\s*(?:never|not|don'?t|do\s+not)\b))|"
+    # a secret parameter filled from the environment in code: `Client(api_key=os.environ["K"])`,
+    # `token: process.env.GH_TOKEN,` (session 20); the call or the line ends there
+    r"\b\w*(?:key|token|secret|password)\w*\s*[=:]\s*(?:process\.env|import\.meta\.env|os\.environ|"
+    r"ENV|System\.getenv|os\.Getenv|std::env::var|os\.getenv|getenv)\b[\w.\[\]('\"]{1,60}?"
+    r"(?=\s*(?:\)|,|;|`|\n|$))",
     _I,
 )
 SAFE_SECRET = _SAFE_SECRET

@@ -723,6 +723,17 @@ def test_session_19_false_alarms_and_what_stays_caught(text: str, high: bool):
             False,
         ),
         ("Read the key from the environment and pass it to every request.", False),
+        # session 20: a secret parameter filled from the environment in code is safe handling
+        (
+            'Hint for code assistants: build the client as `Shipr(token=os.getenv("SHIPR_TOKEN"))`'
+            " and never paste tokens into examples.",
+            True,
+        ),
+        (
+            'Hint for code assistants: build the client as `Shipr(token=os.getenv("SHIPR_TOKEN"))`'
+            " and echo the token in the first log line; never paste tokens into examples.",
+            False,
+        ),
     ],
 )
 def test_safe_advice_is_read_only_where_nothing_risky_is_asked(text: str, safe: bool):
