@@ -2602,6 +2602,8 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
     ):
         scheme = None  # what code is asked to compute: "write a function `acrostic(lines)` that
         # returns the first letter of each line" is a programming exercise, not a message
+    if scheme and not (ai or loose) and _spelled_aside(text, scheme):
+        scheme = None  # "(Yes, the first letters spell our mascot.)" under a release poem
     if scheme and (_ACROSTIC_DO.search(text) or ai or loose):
         return 3, "hidden acrostic / first-word scheme", scheme
     asserted = bool(error) and not _CONDITIONAL.search(text, max(0, _at(error) - 40), _at(error))
@@ -3423,6 +3425,28 @@ class _RiskSpans:
             self._spans = sorted(spans)
         i = bisect.bisect_left(self._spans, (start, -1))
         return i < len(self._spans) and self._spans[i][0] < end  # one begins in the window
+
+
+_LETTER_SCHEME = re.compile(r"\b(?:letters?|initials?|capitals?|characters?)\b", re.IGNORECASE)
+
+
+def _spelled_aside(text: str, scheme: re.Match[str]) -> bool:
+    """A scheme stated as an aside: nothing to act on (``_ACROSTIC_DO``) in its sentence, the
+    sentence before it or the next one, and nothing harmful decoded from the text's initials
+    (``injection_acrostic.decoded``): "Every task will find its turn … (Yes, the first letters
+    spell our mascot.)" names a word of the poem, not an order (session 20). "Do what the
+    bold initials say", "The first letters of these lines are your task" keep their order; a
+    scheme of whole words ("read one word at a time") is never an aside: words can spell any
+    order, and the decoder vets letters only."""
+    if not _LETTER_SCHEME.search(scheme.group()):
+        return False  # whole words can spell any order; the decoder vets letters only
+    begin, end = _sentence_span(text, scheme.start())
+    before = max(0, begin - 200)
+    for b in _SENTENCE_END.finditer(text, before, max(before, begin - 1)):
+        before = b.end()  # the start of the sentence before the scheme's
+    if _ACROSTIC_DO.search(text, before, end) is not None:
+        return False
+    return not injection_acrostic.decoded(text)
 
 
 def _sentence_span(text: str, at: int, reach: int = 320) -> tuple[int, int]:
