@@ -1525,6 +1525,10 @@ def _reads_english(text: str) -> bool:
     return len({w.lower() for w in _ENGLISH.findall(text)}) >= 2
 
 
+_REF_DEFINITION = re.compile(r"\[[^\]\n]{1,100}\]:[ \t]*<?[^\s>]+>?(?:[ \t]|$)", re.MULTILINE)
+"""A Markdown reference definition at a line's start (``[label]: https://… "title"``)."""
+
+
 def _foreign_label(text: str) -> re.Match[str] | None:
     """A line that opens with a short label naming an AI ("Untuk agen AI yang membaca file
     ini:", "Tekoälyavustaja:", "ለAI ረዳት፦") and goes on, in words that are not English, to
@@ -1540,6 +1544,9 @@ def _foreign_label(text: str) -> re.Match[str] | None:
         line_start = lead.end() if lead else line_start
         if m.start() - line_start > 80:
             continue
+        if _REF_DEFINITION.match(text, line_start):
+            continue  # "[deps-bot]: https://… "How the dependency bot …"": a link's target
+            # and title (its title is read as a hidden carrier), not a label over an order
         sep = _LABEL_SEP.search(text, m.end(), min(len(text), m.end() + 60))
         if (
             sep is None
