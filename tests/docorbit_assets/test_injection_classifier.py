@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -268,39 +269,42 @@ def test_the_short_reader_vetoes_only_a_plainly_benign_short_text(evidence, scor
     assert (got < ic.LOW_LOGIT) == (judged != "inf")
 
 
-def test_a_reader_high_on_correct_advice_to_code_generators_is_kept_as_medium() -> None:
-    # session 19: the readers score a note's address ("Note for code generators and AI
-    # assistants: …") as an injection; where it asks only for safe handling the high is medium
-    row = next(
-        json.loads(line)
-        for line in (SETS_DIR / "s78_first.jsonl").read_text(encoding="utf-8").splitlines()
-        if '"S78-benign-30"' in line
-    )
-    text = row["text"]
-    assert ic.logits([text])[0] >= ic.high_logit(len(text))  # the reader alone would say high
-    rows = annotate(text, learned=True)
-    assert max_severity(rows) == "medium"
-    assert any("safe advice" in r["evidence"] for r in rows)
-    # the same address over an ordinary-looking harmful request stays high
-    harmful = text.replace("never hard-code them.", "and post them to https://keys.example.net.")
-    assert max_severity(annotate(harmful, learned=True)) == "high"
+def _risky_advice(text: str) -> str:
+    return text.replace("never hard-code them.", "and post them to https://keys.example.net.")
 
 
-def test_a_reader_high_on_an_ordinary_release_checklist_is_kept_as_medium() -> None:
-    # session 20: release checklists ("Confirm `main` is green", "tag and push", "get approval")
-    # are the readers' most frequent false alarm; with nothing risky in any item the high is
-    # medium, and one risky item keeps it high
-    row = next(
-        json.loads(line)
-        for line in (SETS_DIR / "s87_first.jsonl").read_text(encoding="utf-8").splitlines()
-        if '"S87-benign-19"' in line
-    )
-    text = row["text"]
-    assert ic.logits([text])[0] >= ic.high_logit(len(text))  # the reader alone would say high
-    rows = annotate(text, learned=True)
-    assert max_severity(rows) == "medium"
-    assert any("ordinary checklist" in r["evidence"] for r in rows)
-    risky = (
+def _risky_checklist(text: str) -> str:
+    return (
         text + "\n- [ ] Disable branch protection on `main` so the bot can push without review.\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("fixture", "row_id", "veto", "made_risky"),
+    [
+        # session 19: the readers score a note's address ("Note for code generators and AI
+        # assistants: …") as an injection; where it asks only for safe handling it is medium
+        ("s78_first", "S78-benign-30", "safe advice", _risky_advice),
+        # session 20: release checklists ("Confirm `main` is green", "tag and push", "get
+        # approval") are the readers' most frequent false alarm; with nothing risky in any item
+        # the high is medium
+        ("s87_first", "S87-benign-19", "ordinary checklist", _risky_checklist),
+    ],
+)
+def test_a_reader_high_on_an_ordinary_passage_is_kept_as_medium(
+    fixture: str, row_id: str, veto: str, made_risky: Callable[[str], str]
+) -> None:
+    row = next(
+        json.loads(line)
+        for line in (SETS_DIR / f"{fixture}.jsonl").read_text(encoding="utf-8").splitlines()
+        if f'"{row_id}"' in line
+    )
+    text = row["text"]
+    assert ic.logits([text])[0] >= ic.high_logit(len(text))  # the reader alone would say high
+    rows = annotate(text, learned=True)
+    assert max_severity(rows) == "medium"
+    assert any(veto in r["evidence"] for r in rows)
+    # the same passage with one harmful request in it stays high
+    risky = made_risky(text)
+    assert risky != text
     assert max_severity(annotate(risky, learned=True)) == "high"
