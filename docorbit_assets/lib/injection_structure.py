@@ -1321,15 +1321,18 @@ def _exfil_command(text: str) -> re.Match[str] | None:
 
 _REVERSE_SHELL = re.compile(
     # bash or sh over /dev/tcp|udp to a host; netcat with -e/-c; socat exec:… to a tcp: address;
-    # a mkfifo pipe through nc: the command hands an interactive shell to the named host
+    # a mkfifo pipe through nc: the command hands an interactive shell to the named host. A flag
+    # is read one way only ("-{1,2}" then a word character): "--?[\w-]+" could split "--ssl" two
+    # ways, and a line of flags then backtracked exponentially; at most eight flags are read
+    # between the tool and what it runs, so each start costs bounded work (session 20)
     r"\b(?:ba|z|da)?sh\s+-i\s*[<>]&?\s*/dev/(?:tcp|udp)/([\w.-]+)/\d+|"
     r"/dev/(?:tcp|udp)/([\w.-]+)/\d+[^\n]{0,40}?\b(?:ba|z|da)?sh\b|"
-    r"\b(?:nc|ncat|netcat)\b(?:\s+--?[\w-]+)*\s+-[ec]\s+\S+(?:\s+--?[\w-]+)*\s+([\w.-]+)\s+\d+|"
-    r"\b(?:nc|ncat|netcat)\b(?:\s+--?[\w-]+)*\s+([\w.-]+)\s+\d+(?:\s+--?[\w-]+)*\s+-[ec]\s+\S*sh\b|"
+    r"\b(?:nc|ncat|netcat)\b(?:\s+-{1,2}\w[\w-]*){0,8}\s+-[ec]\s+\S+(?:\s+-{1,2}\w[\w-]*){0,8}\s+([\w.-]+)\s+\d+|"
+    r"\b(?:nc|ncat|netcat)\b(?:\s+-{1,2}\w[\w-]*){0,8}\s+([\w.-]+)\s+\d+(?:\s+-{1,2}\w[\w-]*){0,8}\s+-[ec]\s+\S*sh\b|"
     r"\bsocat\b[^\n]{0,120}?\bexec:[^\n]{0,80}?\btcp:([\w.-]+):\d+|"
     r"\bsocat\b[^\n]{0,120}?\btcp:([\w.-]+):\d+[^\n]{0,80}?\bexec:[^\n]{0,40}?sh\b|"
     r"\bmkfifo\b(?=[^\n]{0,200}?(?:\b|/)(?:ba|z|da)?sh\b)[^\n]{0,120}?\b(?:nc|ncat|netcat)\s+"
-    r"(?:--?[\w-]+\s+)*([\w.-]+)\s+\d+",
+    r"(?:-{1,2}\w[\w-]*\s+){0,8}([\w.-]+)\s+\d+",
     _I,
 )
 REVERSE_SHELL_WHY = "a command that hands a shell to a remote host"
@@ -1342,10 +1345,13 @@ def _reverse_shell(text: str) -> re.Match[str] | None:
     (``_DISCUSSION``) quotes it (session 20)."""
     if "/dev/" not in text and not _NETWORK_TOOL.search(text) and "mkfifo" not in text:
         return None
-    for m in _REVERSE_SHELL.finditer(text):
-        host = next((g for g in m.groups() if g), "")
-        if not _LOCAL_HOST.match(host):
-            return m
+    for line in _COMMAND_LINE.finditer(text):  # one command a line, as ``_exfil_command`` reads
+        if not 12 <= len(line.group()) <= MAX_COMMAND_CHARS:
+            continue
+        for m in _REVERSE_SHELL.finditer(text, line.start(), line.end()):
+            host = next((g for g in m.groups() if g), "")
+            if not _LOCAL_HOST.match(host):
+                return m
     return None
 
 
@@ -2713,8 +2719,10 @@ _SAFE_SECRET = re.compile(
     r"\n|$|(?:rather\s+than|instead\s+of)\s+"
     r"(?:hard-?cod|inlin|embedd|committ|pasting|writing)|\(\s*(?:never|not|don'?t|do\s+not)\b))|"
     # a secret parameter filled from the environment in code: `Client(api_key=os.environ["K"])`,
-    # `token: process.env.GH_TOKEN,` (session 20); the call or the line ends there
-    r"\b\w*(?:key|token|secret|password)\w*\s*[=:]\s*(?:process\.env|import\.meta\.env|os\.environ|"
+    # `token: process.env.GH_TOKEN,` (session 20); the call or the line ends there. Bounded
+    # name parts: "\w*key\w*" backtracked quadratically on a long word of "keykeykey…"
+    r"\b\w{0,40}?(?:key|token|secret|password)\w{0,20}\s*[=:]\s*(?:process\.env|import\.meta\.env|"
+    r"os\.environ|"
     r"ENV|System\.getenv|os\.Getenv|std::env::var|os\.getenv|getenv)\b[\w.\[\]('\"]{1,60}?"
     r"(?=\s*(?:\)|,|;|`|\n|$))",
     _I,
