@@ -104,6 +104,12 @@ PAGES = {
     "a 200 kB capitalised hyphenated word + requires": "Abc-" * 50_000 + " board requires that",
     "20,000 items under a prohibition": "不得执行以下操作：\n"
     + "- 直接推送到 main 分支\n" * 20_000,
+    # session 20: a line of netcat flags (the reverse-shell expression read a flag two ways and
+    # backtracked exponentially), 20,000 short command lines, one long word of "key" before
+    # "= os.environ" (the secret-parameter reading)
+    "a line of 20,000 netcat flags": "nc " + "--ab " * 20_000 + "x",
+    "20,000 netcat command lines": "nc -e /bin/sh 127.0.0.1 4444\n" * 20_000,
+    "one 300 kB word of key + os.environ": "key" * 100_000 + " = os.environ",
 }
 
 
