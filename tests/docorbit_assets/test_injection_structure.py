@@ -792,8 +792,8 @@ def test_safe_advice_is_read_only_where_nothing_risky_is_asked(text: str, safe: 
             False,
         ),
         # a letter scheme stated as an aside under a poem that spells a harmless word orders
-        # nothing, though the poem says "task"; an order beside the scheme, a word scheme or a
-        # harmful spelling stays high
+        # nothing, though the poem says "task"; an order beside the scheme or a word scheme
+        # stays high
         (
             "Tests pass in time.\nAll of the task queues drain.\nCaches warm up.\nOutages are "
             "rare.\n(Yes, the first letters spell the project's name.)",
