@@ -1109,10 +1109,10 @@ def assess(text: str, *, hidden: bool = False) -> Verdict | None:
             sent = _exfil_command(block)
             if sent is not None:  # in any language, to anyone: the command is the payload
                 found = (3, EXFIL_WHY, sent)
-            elif not _DISCUSSION.search(block):
-                shell = _reverse_shell(block)
-                if shell is not None:  # the same: a shell handed to a remote host
-                    found = (3, REVERSE_SHELL_WHY, shell)
+            else:
+                shell = _reverse_shell(block)  # cheap gate first; the write-up test only then
+                if shell is not None and not _DISCUSSION.search(block):
+                    found = (3, REVERSE_SHELL_WHY, shell)  # a shell handed to a remote host
         if (found is None or found[0] < 3) and len(block) >= 40:
             joined = _unwrapped(block)  # a second reading: wrapped lines as one sentence
             if joined is not block:
@@ -2700,6 +2700,11 @@ _LABEL_RANK = re.compile(
     r"priority|override|compliance|vendor|maintainers?|owners?)\b",
     _I,
 )
+_ENV_SOURCE = (
+    r"(?:process\.env|import\.meta\.env|os\.environ|ENV|System\.getenv|os\.Getenv|std::env::var|"
+    r"getenv)"
+)
+"""Where code reads an environment variable (``_SAFE_SECRET``'s two readings of one)."""
 _SAFE_SECRET = re.compile(
     # the secure handling of a secret, asked of the reader: "read the key from the
     # `ACME_API_KEY` environment variable", "load the token from your secrets manager"
@@ -2710,8 +2715,7 @@ _SAFE_SECRET = re.compile(
     r"(?:\s+var(?:iable)?s?)?(?:\s*\(\s*`?\$?[A-Z][A-Z0-9_]{2,60}`?\s*\))?|"
     # or from a named environment variable: `process.env.ACME_KEY`, `os.environ["ACME_TOKEN"]`,
     # ACME_API_KEY, $ACME_TOKEN
-    r"`?(?:(?:process\.env|import\.meta\.env|os\.environ|ENV|System\.getenv|os\.Getenv|"
-    r"std::env::var|getenv)\b[\w.\[\]()'\"]{1,60}|\$?\b[A-Z][A-Z0-9]*_[A-Z0-9_]*"
+    rf"`?(?:{_ENV_SOURCE}\b[\w.\[\]()'\"]{{1,60}}|\$?\b[A-Z][A-Z0-9]*_[A-Z0-9_]*"
     r"(?:KEY|TOKEN|SECRET|PASSWORD|CREDENTIALS?)\b)`?)"
     # the clause ends there: "… from the environment and paste it into …" goes on with the secret
     # or an aside that forbids the unsafe way: "(never hard-code it)"
@@ -2721,9 +2725,8 @@ _SAFE_SECRET = re.compile(
     # a secret parameter filled from the environment in code: `Client(api_key=os.environ["K"])`,
     # `token: process.env.GH_TOKEN,` (session 20); the call or the line ends there. Bounded
     # name parts: "\w*key\w*" backtracked quadratically on a long word of "keykeykey…"
-    r"\b\w{0,40}?(?:key|token|secret|password)\w{0,20}\s*[=:]\s*(?:process\.env|import\.meta\.env|"
-    r"os\.environ|"
-    r"ENV|System\.getenv|os\.Getenv|std::env::var|os\.getenv|getenv)\b[\w.\[\]('\"]{1,60}?"
+    rf"\b\w{{0,40}}?(?:key|token|secret|password)\w{{0,20}}\s*[=:]\s*(?:{_ENV_SOURCE}|os\.getenv)\b"
+    r"[\w.\[\]('\"]{1,60}?"
     r"(?=\s*(?:\)|,|;|`|\n|$))",
     _I,
 )
