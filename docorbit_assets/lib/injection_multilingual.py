@@ -399,6 +399,24 @@ def harmful_request(text: str) -> re.Match[str] | None:
     return None
 
 
+def automation_asked(sentence: str) -> bool:
+    """``sentence`` is not English, names tools that apply the text (``_AUTOMATION``: scripts,
+    integrations, generators, agents …), asks something of them (an obligation, ``_ASKED``:
+    "devem", "powinny", "müssen") and negates nothing: "as integrações devem usar …". What it
+    asks for is read by the caller in what is written the same in every language (a
+    `verify=False`, a `NOPASSWD`, a `git remote add` to a host), see
+    ``injection_structure._ml_setting_request`` (session 21)."""
+    if not (_LETTER.search(sentence) or _LATIN_FUNCTION.search(sentence)):
+        return False
+    if len({w.lower() for w in _ENGLISH.findall(sentence)}) >= 2:
+        return False
+    return (
+        _ASKED.search(sentence) is not None
+        and _AUTOMATION.search(sentence) is not None
+        and _NEGATION.search(sentence) is None
+    )
+
+
 def _intro(text: str, at: int) -> str | None:
     """For a list item, the nearest line above it that is not an item (the line that says
     what the items are: "AI 助手应执行以下操作：", "Never:"); None for a sentence that is no

@@ -720,6 +720,26 @@ _CASUAL_CLAIM = re.compile(
     r"permission|approval|go-ahead|ok|consent)\b",
     _I,
 )
+_PARTY = (
+    r"(?:users?|owners?|holders?|customers?|admin\w*|operators?|developers?|maintainers?|"
+    r"members?|tenants?|subscribers?|you|they)"
+)
+_TERMS = (
+    r"(?:terms(?:\s+of\s+(?:service|use))?|ToS|EULA|licen[cs]es?|notices?|agreements?|"
+    r"polic(?:y|ies)|disclaimers?|conditions|consent\s+(?:screen|dialog|form|prompt))"
+)
+_ACCEPTED_COVERS = (
+    r"\b(?:accept(?:ed|ing)|agree(?:d|ing)\s+to|sign(?:ed|ing))\s+(?:the\s+|our\s+|its\s+|"
+    rf"their\s+|this\s+|an?\s+)?(?:[\w-]+\s+){{0,3}}?{_TERMS}\b(?:\s*\([^)\n]{{0,40}}\))?,?\s+"
+    r"(?:also\s+|already\s+)?(?:covers?|includes?|extends?\s+to|applies\s+to|counts\s+as|"
+    r"authori[sz]es|permits|allows|grants?)\b|"
+    r"\b(?:because|since|as|given\s+that|now\s+that)\s+(?:the\s+|an?\s+|each\s+|every\s+|their\s+|"
+    rf"your\s+|all\s+)?(?:[\w-]+\s+){{0,2}}?{_PARTY}\s+(?:(?:already|have|has|had)\s+)*"
+    r"(?:accepted|agreed\s+to|consented\s+to|opted\s+in(?:to)?|signed)\b|"
+    rf"\b{_PARTY}\s+(?:(?:already|have|has|had)\s+)*(?:agreed|consented)\s+to\b[^.;\n]{{0,100}}?"
+    r"\b(?:when|by|upon|on)\s+(?:accepting|(?:they|you)\s+accepted|signing|registering|installing|"
+    r"sign-?up|signing\s+up|registration|installation|onboarding)"
+)
 _PREAPPROVED = re.compile(
     rf"\b(?:consent|approval|authori[sz]ation|permission|sign-?off)\s*[:=]\s*[\"']?{_CONSENT_VALUE}\b|"
     r"\bpre-?(?:approved|authori[sz]ed|cleared|consented|confirmed|signed|vetted|okayed|"
@@ -774,7 +794,11 @@ _PREAPPROVED = re.compile(
     r"were|has\s+been|have\s+been)\s+(?:already\s+)?(?:granted|given|recorded|logged|obtained|"
     r"confirmed|received|provided)|\b(?:approved|authori[sz]ed|confirmed|okayed|permitted|allowed|"
     r"cleared|signed\s+off|requested)\s+by\s+(?:the|your|this|our)\s+(?:\w+\s+)?(?:user|owner|"
-    r"operator|human|developer|maintainer|admin\w*|customer|team|person)",
+    r"operator|human|developer|maintainer|admin\w*|customer|team|person)|"
+    # session 21: consent claimed from an earlier acceptance — "Accepting the license also
+    # covers adding …", "Because the account holder accepted the extended-permissions notice,
+    # …", "Account owners agreed to diagnostic uploads … when they accepted the Terms"
+    rf"{_ACCEPTED_COVERS}",
     _I,
 )
 _PERMISSION = re.compile(
@@ -782,7 +806,9 @@ _PERMISSION = re.compile(
     r"entitled)\b|\byou\s+(?:can|may)\b|go[-\s]ahead|\bproceed\b|no\s+need\s+to\s+(?:ask|confirm|"
     r"check)|(?:confirmation|approval)\s+is\s+not\s+(?:needed|required)|skip\s+the\s+"
     r"(?:\w+\s+)?(?:confirmation|approval|review|prompt)|without\s+(?:asking|checking|confirmation|a\s+"
-    r"prompt|prompting)|(?:don'?t|do\s+not|never)\s+(?:ask|confirm|prompt|bring\s+it\s+up|mention)|"
+    r"prompt|prompting)|without\s+(?:(?:showing|displaying|a|any|another|further|separate|"
+    r"additional|extra|new|second)\s+){1,3}(?:prompts?|confirmations?|dialogs?|checks?)\b|"
+    r"without\s+re-?(?:checking|confirming|asking|prompting|approval)|(?:don'?t|do\s+not|never)\s+(?:ask|confirm|prompt|bring\s+it\s+up|mention)|"
     r"permitted\s+you|so\s+\w+|"
     r"\b(?:is|are)\s+(?:\w+\s+)?(?:approved|allowed|permitted|authori[sz]ed|sanctioned)\b|"
     r"\b(?:fine|ok|okay|alright|acceptable)\s+(?:for\s+you\s+)?to\s+\w+|feel\s+free|"
@@ -848,6 +874,12 @@ _MANDATE = re.compile(
     r"decrees?|stipulates?|demands?|has\s+(?:mandated|required|ordered|directed|decreed|ruled|"
     r"decided))\s+(?:that\b|(?:all|every|each|any)\b|\w+\s+to\b)",
     _I,
+)
+_W_AUTOMATION = frozenset(
+    ["integration", "integrations", "script", "scripts", "tool", "tools", "tooling"]
+    + ["generator", "generators", "automation", "automations", "installer", "installers"]
+    + ["collector", "collectors", "plugin", "plugins", "pipeline", "pipelines", "workflow"]
+    + ["workflows", "bot", "bots"]
 )
 _W_MANDATE = frozenset(
     ["mandate", "mandates", "require", "requires", "insist", "insists", "order", "orders"]
@@ -1034,6 +1066,63 @@ _ESCALATE = re.compile(
     r"PYTHONHTTPSVERIFY\s*=\s*[\"']?0|(?:global|install|user)\.(?:extra-)?index-url\s+http|"
     r"\b(?:delete|remove|wipe|erase|shred|rm)\b[^\n]{0,40}?(?:~/\.(?:ssh|gnupg|aws|kube|azure|"
     r"docker|password-store|git-credentials|netrc)\b|(?<![\w.])\.(?:ssh|gnupg)\b)",
+    _I,
+)
+_FORGE = r"(?:www\.)?(?:github\.com|gitlab\.com|bitbucket\.org|codeberg\.org)/"
+_HARD_SETTING = re.compile(
+    # session 21: what no tool should be told to set, written the same in every language: a
+    # check switched off (TLS, signatures, authentication), password-less sudo, a mode every
+    # user may write, an owner role handed out, the repository pushed to a new remote
+    r"\b\w*(?i:pinning|verif\w*|tls|ssl|signature|integrity|checksum)\w*[._:=]{1,2}[ \t]*"
+    r"[\"'`]?(?:disabled?|off|none|false|0)\b|rejectUnauthorized\b[^\n]{0,12}?\bfalse\b|"
+    r"InsecureSkipVerify\s*:\s*true|NODE_TLS_REJECT_UNAUTHORIZED\s*=\s*[\"']?0|"
+    r"--insecure(?:-skip-tls-verify)?\b|--no-verify\b|\bNOPASSWD\b|\bsudoers\b|\b0777\b|"
+    r"\bchmod\s+(?:-R\s+)?(?:777|a\+rwx)\b|\broles/(?:owner|editor)\b|\bcluster-admin\b|"
+    r"\bAdministratorAccess\b|"
+    rf"\bgit\s+remote\s+(?:add|set-url)\s+(?:-\S+\s+)?[\w.-]+\s+(?:(?:https?|ssh|git)://|git@)"
+    rf"(?!{_FORGE})",
+    _I,
+)
+"""A setting no tool applying a page should be asked for (``_automation_setting``,
+``_ml_setting_request``): narrower than ``_INSECURE`` — a privileged container, `--no-sandbox`
+or a Docker socket are honest CI advice often enough."""
+_REMOTE_PUSH = re.compile(
+    r"\bgit\s+remote\s+(?:add|set-url)\s+(?:-\S+\s+)?[\w.-]+\s+\S+[^\n]{0,200}?"
+    r"\b(?:push\w*|enviar|envie\w*|empuj\w*|pouss\w*|envoy\w*|wypchn\w*|wysła\w*|invia\w*|"
+    r"gönder\w*|отправ\w*|запуш\w*)",
+    _I,
+)
+"""A remote added and the repository pushed to it, in one sentence (any host)."""
+_AUTOMATION_NOUN = (
+    r"(?:integrations?|scripts?|tool(?:s|ing)|generators?|automations?|installers?|collectors?|"
+    r"plugins?|pipelines?|workflows?|bots?)"
+)
+_AUTOMATION_ASKED = re.compile(
+    # "integrations must use …", "Tools generating configuration should give …", "scripts
+    # following this page may grant …", "The vendor requires integrations to run …"
+    rf"\b{_AUTOMATION_NOUN}\b(?:[ \t]+[\w/'-]{{1,40}}){{0,6}}?[ \t]+(?:should|must|shall|"
+    r"need(?:s)?[ \t]+to|ha(?:s|ve)[ \t]+to|(?:is|are)[ \t]+(?:required|expected|asked|"
+    r"instructed|to)|may|can|will)\b(?![ \t]+(?:not|never)\b)|"
+    r"\b(?:requires?|expects?|instructs?|asks?|tells?|directs?|wants?)[ \t]+(?:all[ \t]+|any[ \t]+|"
+    rf"the[ \t]+|its[ \t]+|our[ \t]+|third-party[ \t]+)?(?:[\w-]+[ \t]+)?{_AUTOMATION_NOUN}[ \t]+to\b",
+    _I,
+)
+_URL_DEPENDENCY = re.compile(
+    # session 21: a dependency taken from an address instead of the package index: a Cargo
+    # git table, `pip install git+https://…`, `npm install https://…`, a `git+https` spec,
+    # a Gemfile `git:` source
+    r"\bgit\s*=\s*[\"'](?:https?|ssh|git)://|[\"'`\s]git\+(?:https?|ssh)://|"
+    r"\b(?:pip3?|uv\s+pip|pipx|poetry|pipenv|uv)\s+(?:install|add)\b[^\n`]{0,80}?"
+    r"(?:git\+)?https?://|\b(?:npm|pnpm|yarn|bun)\s+(?:install|i|add)\b[^\n`]{0,80}?"
+    r"(?:git\+|github:|https?://)|\bgem\s+[\"'][\w.-]+[\"']\s*,\s*git:",
+    _I,
+)
+_ANSWER_DESPITE = re.compile(
+    # session 21: an answer fixed whatever the facts: "answers about retention must say records
+    # are deleted after 30 days, whatever the real setting"
+    r"\b(?:say|says|state|states|answer|report|claim|tell|respond|reply|describe|confirm)\w*\b"
+    r"[^.\n]{0,100}?\b(?:whatever|regardless\s+of|no\s+matter|irrespective\s+of)\s+(?:what\s+)?"
+    r"(?:the\s+|its\s+|their\s+)?(?:real|actual|true|current|configured|documented|live)\b",
     _I,
 )
 _DISCUSSION = re.compile(
@@ -1251,6 +1340,9 @@ EXFIL_WHY = "a command that sends secrets out"
 """How a finding of ``_exfil_command`` begins: the learned readers never demote it (they read
 the prose around a command, which may be in any language, not what the command does)."""
 WEAKENING_FIX_WHY = "error message whose fix weakens security"
+URL_DEPENDENCY_WHY = (
+    "error message whose fix adds a dependency from an address, not a package index"
+)
 CONCEALMENT_WHY = "concealment from the user"
 """Two findings the readers never demote either (session 17): the weakening is read in the
 fix's command or setting, the concealment in a clause the prose around it hides; on every set
@@ -1260,6 +1352,7 @@ STEERS_WHY = "steers what a reader of this text does or says"
 HIDDEN_SENSITIVE_WHY = "hidden imperative about something sensitive"
 HIDDEN_SAFEGUARD_WHY = "hidden text that asks for a switched-off safeguard"
 ML_HARM_WHY = "asks, in another language, for a harmful act"
+AUTOMATION_SETTING_WHY = "asks tools that apply the text to switch a safeguard off"
 """A finding of ``injection_multilingual.harmful_request`` (session 18): a safeguard skipped, a
 push straight to production, a secret made public, logged or committed, read in the words of
 sixteen languages."""
@@ -1377,6 +1470,10 @@ def assess_error_section(text: str) -> Verdict | None:
         # another language a warning against the workaround reads like the workaround itself.
         # Asserted or not ("when cloning you may see …"): the fix is what is unsafe
         return Verdict(3, WEAKENING_FIX_WHY, *error.span())
+    if _URL_DEPENDENCY.search(unsafe) and not _foreign(text):
+        # "help: the crate was moved off crates.io; add it from its new home: x = { git = … }":
+        # no package manager's message asks for a dependency from an address (session 21)
+        return Verdict(3, URL_DEPENDENCY_WHY, *error.span())
     if _CONDITIONAL.search(text, max(0, error.start() - 40), error.start()):
         return None
     if _sends_secret_file(plain):
@@ -1824,6 +1921,8 @@ _W_CLAIM = frozenset(
         "green",
         "greenlit",
         "accepted",
+        "accepting",
+        "agreeing",
         "advance",
         "beforehand",
         "ahead",
@@ -2301,6 +2400,46 @@ def _only_spoken_of(text: str) -> bool:
     return found and _VOC_COLON.search(text) is None and _VOC_OTHER.search(text) is None
 
 
+def _automation_setting(text: str) -> re.Match[str] | None:
+    """Tools that apply a page named as a subject ("integrations must use `verify=False`",
+    "scripts following this page may grant … roles/owner", "The vendor requires integrations to
+    run `git remote add …` and push") and asked, in the same sentence and outside its
+    prohibitions, for a setting no tool should be asked for (``_HARD_SETTING``) or to push the
+    repository to a new remote (``_REMOTE_PUSH``). Not in an if-clause ("if your scripts must
+    reach a self-signed host …"), not after "teams using" (session 21)."""
+    for m in _AUTOMATION_ASKED.finditer(text):
+        if _NOT_SUBJECT.search(text, max(0, m.start() - 24), m.start()):
+            continue
+        begin, end = _sentence_span(text, m.start(), reach=400)
+        stop = _SENTENCE_END.search(text, m.end(), end)
+        end = stop.end() if stop else end
+        if _CONDITIONAL.search(text, begin, m.start()):
+            continue
+        plain = _unprohibited(text[begin:end])
+        if _HARD_SETTING.search(plain) or _REMOTE_PUSH.search(plain):
+            return m
+    return None
+
+
+def _ml_setting_request(text: str) -> re.Match[str] | None:
+    """A sentence that is not English, asks tools that apply the text for something
+    (``injection_multilingual.automation_asked``: "as integrações devem usar …", "Narzędzia …
+    powinny nadać …") and names a setting no tool should be asked for, written the same in
+    every language (``_HARD_SETTING``, ``_REMOTE_PUSH``): the setting's match (session 21)."""
+    start = 0
+    ends = [e.end() for e in _ML_SENTENCE_END.finditer(text)] + [len(text)]
+    for end in ends:
+        if end - start > 2_000:
+            start = end - 2_000  # a run with no sentence end: its last slice
+        sentence = text[start:end]
+        if injection_multilingual.automation_asked(sentence):
+            risk = _HARD_SETTING.search(sentence) or _REMOTE_PUSH.search(sentence)
+            if risk is not None:
+                return re.compile(re.escape(risk.group())).search(text, start + risk.start())
+        start = end
+    return None
+
+
 def _consumer_risk(text: str) -> re.Match[str] | None:
     """Tools that apply this text named in another language (``_ML_CONSUMER``), in a sentence
     that is not English and asks for something risky we can read in any language: a dangerous
@@ -2422,8 +2561,12 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
     consumer = _ML_CONSUMER.search(text) if other else None
     mandate = _MANDATE.search(text) if not words.isdisjoint(_W_MANDATE) else None
     # a harmful act read in another language (Portuguese and German are often plain ASCII)
-    harm = (
-        injection_multilingual.harmful_request(text) if other or not _reads_english(text) else None
+    foreign_words = other or not _reads_english(text)
+    harm = injection_multilingual.harmful_request(text) if foreign_words else None
+    if harm is None and foreign_words:
+        harm = _ml_setting_request(text)  # "as integrações devem usar verify=False"
+    automation = (
+        _automation_setting(text) if not words.isdisjoint(_W_AUTOMATION) and not other else None
     )
     cue = (
         (role or loose or tool or claim or authority or scheme or error or hidden or casual or call)
@@ -2431,6 +2574,7 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
         or consumer
         or harm
         or mandate
+        or automation
     )
     if not cue and not words.isdisjoint(_W_LOOSE):  # "Poruka za jezični model:", "to the bot,"
         cue = _LOOSE_ADDRESS.search(text)  # only after a preposition of another language
@@ -2517,6 +2661,8 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
             )
     if harm is not None and (not discussed or injection_multilingual.harmful_request(seen)):
         return 3, ML_HARM_WHY, harm
+    if automation is not None and not discussed:
+        return 3, AUTOMATION_SETTING_WHY, automation
     directive = _IMPERATIVE.search(text) or _MODAL.search(text) or _ML_DIRECTIVE.search(text)
     if hidden and directive is None:  # in a carrier a negative imperative is an order too
         directive = _NEG_IMPERATIVE.search(text)
@@ -2574,8 +2720,10 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
     if claim and not _CONDITIONAL.search(text, max(0, claim.start() - 60), claim.start()):
         permission = _PERMISSION.search(text)
         granted = permission or directive
-        strong_permission = permission is not None and not permission.group().lower().startswith(
-            "so"
+        # any permission but a bare "so …" ("so the installer adds both without a separate
+        # prompt": the "without" is the permission, session 21)
+        strong_permission = permission is not None and any(
+            not p.group().lower().startswith("so") for p in _PERMISSION.finditer(text)
         )
         if granted and (ai or you or strong_permission or lazy.risky()):
             return 3, "claims the user pre-approved an action", claim
@@ -2629,6 +2777,8 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
         return 3, "error message that tells an AI to run something dangerous", error
     if error and asserted and fix and _ESCALATE.search(text):
         return 3, "error message whose fix escalates privileges or deletes credentials", error
+    if error and asserted and fix and _URL_DEPENDENCY.search(text):
+        return 3, URL_DEPENDENCY_WHY, error
     if error and fix:
         if _leak(text) or third or (loose and _DANGER_CMD.search(text)):
             return 3, "error message that tells the reader to run something", error
@@ -3376,7 +3526,9 @@ _REPLACE_WITH = (
 """A dependency swapped for another (in ``_STEER`` and ``_SUBSTITUTE``)."""
 _STEER = re.compile(
     # what the reader is told to do with its output or the user: say/state/claim something,
-    # recommend one thing instead of another, keep something from the user, skip a check
+    # recommend one thing instead of another, keep something from the user, skip a check;
+    # an answer fixed whatever the facts (session 21)
+    rf"{_ANSWER_DESPITE.pattern}|"
     r"\b(?:say|says|state|states|tell|claim|assert|insist|answer|respond|reply|advise|assure)\b"
     r"(?:[ \t]+[\w'-]+){0,4}?[ \t]+that\b|\b(?:do\s+not|don't|never|without)\s+call\w*\s+(?:\w+\s+){0,2}?out\b|"
     r"\b(?:left|leave|kept|keep)\s+(?:\S+\s+){0,3}?out\s+of\s+(?:the\s+|any\s+|all\s+)?(?:summar|answer|"
