@@ -110,6 +110,14 @@ PAGES = {
     "a line of 20,000 netcat flags": "nc " + "--ab " * 20_000 + "x",
     "20,000 netcat command lines": "nc -e /bin/sh 127.0.0.1 4444\n" * 20_000,
     "one 300 kB word of key + os.environ": "key" * 100_000 + " = os.environ",
+    # session 21: words of stems the settings expressions read inside a name ("\w*verif\w*":
+    # cubic), an exfiltration verb's tail ("dump\w*[^\n]{0,160}?": quadratic), a run of
+    # adverbs before an imperative, a Turkish tool word, a data-* attribute name
+    "one 20 kB word of verif after 'must set'": "Agents must set " + "verif" * 4_000 + " x",
+    "one 20 kB word of dump before a URL": "send " + "dump" * 5_000 + " https://x.example",
+    "4,000 lines of 'also'": "also\n" * 4_000,
+    "one 20 kB word of betik after 'AI:'": "AI: " + "betik" * 4_000,
+    "one 20 kB word of data- in an attribute": '<p data-x="' + "data-" * 4_000 + '">',
 }
 
 

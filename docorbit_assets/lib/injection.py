@@ -325,7 +325,7 @@ _HIDDEN_ATTRS = (
     "data-instructions",
 )
 _DATA_NOTE = re.compile(
-    r"data-[\w-]*(?:note|hint|instructions?|prompt|message|comment|description|tooltip|guidance|"
+    r"data-[\w-]{0,40}?(?:note|hint|instructions?|prompt|message|comment|description|tooltip|guidance|"
     r"context)",
     _I,
 )

@@ -254,10 +254,10 @@ _ML_CONCEAL = re.compile(
 )
 _ML_TOOL = (
     r"(?:herramientas?|generadores?|ferramentas?|geradores?|outils?|générateurs?|strumenti|"
-    r"generatori|Werkzeuge?|Generatoren|narzędzia|generatory|araç(?:lar)?\w*|betik\w*|"
-    r"инструмент\w*|генератор\w*|інструмент\w*|scripts?|skripte?|skrypty|скрипт\w*|"
+    r"generatori|Werkzeuge?|Generatoren|narzędzia|generatory|araç(?:lar)?\w*+|betik\w*+|"
+    r"инструмент\w*+|генератор\w*+|інструмент\w*+|scripts?|skripte?|skrypty|скрипт\w*+|"
     r"tools?|도구|스크립트|툴|생성기|ツール|スクリプト|ジェネレーター|工具|脚本|腳本|"
-    r"生成器|टूल\w*|स्क्रिप्ट\w*|उपकरण|الأدوات|أدوات|الأداة|السكربتات|السكريبتات|البرامج|"
+    r"生成器|टूल\w*+|स्क्रिप्ट\w*+|उपकरण|الأدوات|أدوات|الأداة|السكربتات|السكريبتات|البرامج|"
     r"công\s+cụ|alat|skrip)"
 )
 _ML_DOC = (
@@ -389,7 +389,9 @@ _IMPERATIVE = re.compile(
     rf"(?:^|[.!?:;。：]\s*|\n[ \t]*(?:[-*]\s+)?|,\s*(?:then\s+|and\s+)?|\b(?:then|and|so|please)\s+|"
     rf"(?:->|=>|→|—|–|(?<=\s)-(?=\s))\s*|"  # " - " is the ASCII dash
     rf"[\"'“(]\s*)(?:(?:please|now|immediately|quietly|silently|also|just|simply|first|go|"
-    rf"always)\s+)*{_ACT_EN}\b(?!\w*[\"']\s*:)",
+    # at most four adverbs: an unbounded run was read again from every line of a long run of
+    # "also⏎also⏎…" (quadratic, session 21)
+    rf"always)\s+){{0,4}}{_ACT_EN}\b(?!\w*[\"']\s*:)",
     _I,
 )
 _NEG_IMPERATIVE = re.compile(
@@ -529,7 +531,7 @@ _DESTROY = (
 _EXFIL = (
     r"(?:send|upload|forward|post|e-?mail|transmit|share|leak|exfiltrat|mirror|ship|stream|"
     r"replicat|sync|dump|"
-    r"report(?=\w*\s+(?:[\w'-]+\s+){0,5}?(?:to|at)\s))\w*[^\n]{0,160}?"
+    r"report(?=\w*\s+(?:[\w'-]+\s+){0,5}?(?:to|at)\s))\w{0,30}+[^\n]{0,160}?"
     r"(?:https?://|(?<![\w-])[\w-]++\.(?:example|com|net|io|org|dev|app|xyz|ru|cn)\b|\w@\w|endpoint|"
     r"server|analytics)"
 )
@@ -557,9 +559,11 @@ _DEFANG = (
     r"lifted|disabled|waived|suspended|relaxed|dropped|turned\s+off|switched\s+off)\b"
 )
 _UNSAFE_ON = (
-    r"\b\w*(?i:no_?verify|insecure|skip_?(?:tls|ssl|verif\w*|signature\w*|integrity\w*)|"
-    r"disable_?(?:tls|ssl|verif\w*|signature\w*|integrity\w*)|"
-    r"disableVerification)\w*[\"']?\s*[:=]\s*[\"']?(?:true|1|yes|on|\*)\b|"
+    # the name read once (a lookahead for the stem, then the word possessively): "\w*stem\w*"
+    # backtracked cubically on a long word of stems (session 21)
+    r"\b(?=\w{0,60}?(?i:no_?verify|insecure|skip_?(?:tls|ssl|verif|signature|integrity)|"
+    r"disable_?(?:tls|ssl|verif|signature|integrity)|disableVerification))"
+    r"\w++[\"']?\s*[:=]\s*[\"']?(?:true|1|yes|on|\*)\b|"
     r"\bGOSUMDB\s*=\s*[\"']?off\b|\bGONOSUMDB\s*=\s*[\"']?\*|\bGOINSECURE\s*=|"
     r"\btrustStore\s*=\s*NONE\b|tcp://0\.0\.0\.0:2375\b|<trust\s+group=[\"']\.\*[\"']|"
     r"\bALLOWED_HOSTS\s*=\s*\[\s*[\"']\*[\"']\s*\]"
@@ -568,7 +572,8 @@ _UNSAFE_ON = (
 _INSECURE = (
     # a security setting given its unsafe value, a strong primitive swapped for a weak one, a
     # check made to pass unconditionally
-    r"\b\w*(?i:pinning|verif\w*|validat\w*|tls|ssl|csrf|sandbox|signature|integrity)\w*[._:=]{1,2}[ \t]*"
+    r"\b(?=\w{0,60}?(?i:pinning|verif|validat|tls|ssl|csrf|sandbox|signature|integrity))"
+    r"\w++[._:=]{1,2}[ \t]*"
     r"[\"'`]?(?:disabled?|off|none|false|0)\b|"
     # session 15: a flag named for the unsafe side set on ("GIT_SSL_NO_VERIFY=true",
     # "isAllowInsecureProtocol = true"), Go's checksum database off, a trust store emptied, a
@@ -1073,7 +1078,7 @@ _HARD_SETTING = re.compile(
     # session 21: what no tool should be told to set, written the same in every language: a
     # check switched off (TLS, signatures, authentication), password-less sudo, a mode every
     # user may write, an owner role handed out, the repository pushed to a new remote
-    r"\b\w*(?i:pinning|verif\w*|tls|ssl|signature|integrity|checksum)\w*[._:=]{1,2}[ \t]*"
+    r"\b(?=\w{0,60}?(?:pinning|verif|tls|ssl|signature|integrity|checksum))\w++[._:=]{1,2}[ \t]*"
     r"[\"'`]?(?:disabled?|off|none|false|0)\b|rejectUnauthorized\b[^\n]{0,12}?\bfalse\b|"
     r"InsecureSkipVerify\s*:\s*true|NODE_TLS_REJECT_UNAUTHORIZED\s*=\s*[\"']?0|"
     r"--insecure(?:-skip-tls-verify)?\b|--no-verify\b|\bNOPASSWD\b|\bsudoers\b|\b0777\b|"

@@ -472,7 +472,12 @@ def test_pathological_pages_stay_bounded():
     # on it) and one long word of "key" (the secret-parameter reading, quadratically)
     flags = "nc " + "--ab " * 2_000 + "x\n" + "ncat " + "-e /bin/sh " * 2_000
     keys = "key" * 30_000 + " = os.environ"
-    for text in (many_short, one_long, titles, split, flags, keys):
+    # session 21: words of the stems the settings expressions read inside a name (cubic:
+    # 4,000 characters took 90 s), an exfiltration verb's tail, a run of adverbs, a tool word
+    stems = "Agents must set " + "verif" * 2_000 + " x\n\nScripts should set " + "sslverif" * 1_000
+    tails = "send " + "dump" * 2_500 + " https://x.example\n\n" + "also\n" * 2_000
+    words = "AI: " + "betik" * 2_000 + '\n\n<p data-x="' + "data-" * 2_000 + '">'
+    for text in (many_short, one_long, titles, split, flags, keys, stems, tails, words):
         found = annotate(text)
         assert text  # unchanged input; findings are bounded per view and per window kind
         assert len(found) <= 6 * MAX_FINDINGS_PER_VIEW + MAX_WINDOWS
