@@ -247,7 +247,7 @@ _ASKED = re.compile(
     r"sollte|devono|dovrebbero|bisogna|должн\w*|следует|надо|нужно|необходимо|muszą|musi|"
     r"powinn\w*|powinien|należy|cần|phải|nên|harus|perlu|sebaiknya|wajib|"
     r"\w+en\s+Sie|\w+ez)\b|\b\w+m[ae]l[ıi](?:d[ıi]r)?\b|\b\w+(?:ın|in|un|ün|yın|yin)\s*[.!]|"
-    r"해야|하도록|십시오|세요|하라|てください|下さい|すること|べき|しなさい|せよ|"
+    r"해야|하도록|야\s*(?:합니다|한다|해요)|십시오|세요|하라|てください|下さい|すること|べき|しなさい|せよ|"
     r"应该|應該|应当|應當|需要|请|請|必须|必須|务必|務必|"
     r"चाहिए|कीजिए|करो|"
     # Hindi's polite imperative ("करें", "दें", "हटाएँ"), not the postposition "में"
