@@ -654,6 +654,9 @@ AFTER_CODE_CHARS = 4_000
 """A paragraph holding a fenced code block this long or shorter is read with a short paragraph
 after it (the order that refers back to the block)."""
 _FENCE_LINE = re.compile(r"^[ \t]{0,3}(?:```|~~~)", re.M)
+_BLOCK_LINE = re.compile(r"^(?:[ \t]{0,3}(?:```|~~~)|(?: {4}|\t)[ \t]*\S)", re.M)
+"""A fence, or an indented line (a Markdown indented block, a reStructuredText literal block
+after "::"): a code block the paragraph after it may refer back to (session 21)."""
 MAX_WINDOWS = 2_000
 """Windows judged per text: bounds the extra cost on a page of many short paragraphs."""
 
@@ -675,7 +678,7 @@ def _window_findings(text: str, titles: list[_View], high: list[Span]) -> list[d
     windows += [
         (a, b + len(q), (p, q), "a code block read with the paragraph after it")
         for (a, p), (b, q) in zip(paragraphs, paragraphs[1:], strict=False)
-        if len(q) <= WINDOW_LEAD_CHARS and len(p) <= AFTER_CODE_CHARS and _FENCE_LINE.search(p)
+        if len(q) <= WINDOW_LEAD_CHARS and len(p) <= AFTER_CODE_CHARS and _BLOCK_LINE.search(p)
     ][: max(0, MAX_WINDOWS - len(windows))]
     windows += _error_sections(text, paragraphs)[: max(0, MAX_WINDOWS - len(windows))]
     first, last = (titles[0].span, titles[-1].span) if titles else (None, None)

@@ -214,12 +214,12 @@ _ML_DIRECTIVE = re.compile(
 _ML_OBJECT = re.compile(
     # session 8: environment variables and cookies, the usual things sent away
     r"variabel\s+lingkungan|variables?\s+de\s+entorno|variables?\s+d'environnement|Umgebungsvariable\w*|"
-    r"переменн\w+\s+(?:окружения|среды)|змінн\w+\s+середовища|环境变量|環境變數|環境変数|환경\s*변수|"
+    r"\bпеременн\w++\s+(?:окружения|среды)|\bзмінн\w++\s+середовища|环境变量|環境變數|環境変数|환경\s*변수|"
     r"variáve(?:l|is)\s+de\s+ambiente|variabil[ei]\s+d'ambiente|omgevingsvariabel\w*|"
-    r"zmienn\w+\s+środowiskow\w*|ortam\s+değişken\w*|biến\s+môi\s+trường|쿠키|クッキー|"
+    r"\bzmienn\w++\s+środowiskow\w*|ortam\s+değişken\w*|biến\s+môi\s+trường|쿠키|クッキー|"
     r"저장소|리포지토리|비밀번호|토큰|キー|リポジトリ|パスワード|トークン|認証情報|仓库|倉庫|代码库|"
     r"密码|密碼|密钥|金鑰|令牌|凭据|系统提示|系統提示|システムプロンプト|시스템\s*프롬프트|"
-    r"репозитори\w*|парол\w*|ключ\w*|токен\w*|системн\w+\s+промпт\w*|"
+    r"репозитори\w*|парол\w*|ключ\w*|токен\w*|\bсистемн\w++\s+промпт\w*|"
     r"\b(?:repositorio|dépôt|repozytori\w*|depo\w*|kho|mot\s+de\s+passe|contraseña|senha|"
     r"password|hasło|şifre|mật\s+khẩu|prompt\s+(?:système|del\s+sistema|do\s+sistema))\b|"
     r"مستودع|كلمة\s+المرور|مفاتيح|رمز\s+الوصول|رمز\s+المرور|מאגר|סיסמ|रिपॉजिटरी|पासवर्ड|\b(?:kata\s+sandi|nywila|"
@@ -1130,6 +1130,16 @@ _URL_DEPENDENCY = re.compile(
     r"(?:git\+)?https?://|\b(?:npm|pnpm|yarn|bun)\s+(?:install|i|add)\b[^\n`]{0,80}?"
     r"(?:git\+|github:|https?://)|\bgem\s+[\"'][\w.-]+[\"']\s*,\s*git:|"
     r"[\"']github:[\w.-]+/[\w.-]+",
+    _I,
+)
+_FOLLOW_PRINTED = re.compile(
+    # the reader told to do what a shown output says: "Follow the printed next step", "Apply the
+    # suggested fix exactly as printed", "run the command it prints"
+    r"\b(?:follow|apply|run|execute|accept|copy)\w*\s+(?:the\s+|its\s+|that\s+|what\s+(?:the\s+)?)?"
+    r"(?:(?:printed|suggested|recommended|proposed|reported)\s+(?:next\s+steps?|fix(?:es)?|commands?|"
+    r"remediation|actions?|steps?|instructions?)|(?:next\s+steps?|fix(?:es)?|commands?|remediation|"
+    r"actions?|instructions?)\s+(?:it|the\s+\w+)\s+(?:prints|suggests|recommends|shows|gives)|"
+    r"(?:fix|command|step|remediation)\w*\s+(?:exactly\s+)?as\s+(?:printed|shown|suggested))",
     _I,
 )
 _ADD_DEPENDENCY = re.compile(
@@ -3523,7 +3533,18 @@ def _tool_carries_instruction(text: str, start: int) -> bool:
         addressed = _YOU.search(words)
     quoted = _masked_mentions(text)[start] == " "  # the marker sits in a quote inside prose
     if quoted:
-        return bool(addressed and (directive or _ACTION_RISK.search(rest)))
+        # an example shown to the reader, unless the prose tells the reader to do what it says
+        # ("Follow the printed next step to finish the release", "Apply the suggested fix
+        # exactly as printed") and what it says is risky (session 21)
+        followed = _FOLLOW_PRINTED.search(text) is not None and (
+            _STRONG_RISK.search(rest) is not None
+            or _SENSITIVE.search(rest) is not None
+            or _ACTION_RISK.search(rest) is not None
+            or _URL_DEPENDENCY.search(rest) is not None
+            or _ADD_DEPENDENCY.search(rest) is not None
+            or typosquat(rest) is not None
+        )
+        return bool(addressed and (directive or _ACTION_RISK.search(rest))) or followed
     if directive is None:
         # "next: git push --force; don't report it"; a tip or fix that takes a dependency from
         # an address: "Tip: pin "left-pad-utils": "github:lp-tools/left-pad-utils#main"" (21)
