@@ -277,7 +277,7 @@ _AUTOMATION = re.compile(
     # who the text is for, when it is a tool that applies it (the English and the consumer
     # rules of ``injection_structure`` name more)
     r"\b(?:herramientas?|generador\w*|ferramentas?|gerador\w*|outils?|générateur\w*|strumenti|"
-    r"generator\w*|Werkzeug\w*|Generator\w*|narzędzi\w*|araç\w*|инструмент\w*|генератор\w*|"
+    r"generator\w*|Werkzeug\w*|Generator\w*|narzędzi\w*|araç\w*|betik\w*|üretic\w*|инструмент\w*|генератор\w*|"
     r"scripts?|skript\w*|skrypt\w*|скрипт\w*|tools?|công\s+cụ|alat|skrip|automat\w*|"
     r"integra(?:tions?|ciones|ções|tionen|zioni)|intégrations?|"
     r"asistente\w*|assistente\w*|assistant\w*|Assistent\w*|ассистент\w*|asystent\w*|"
@@ -399,6 +399,12 @@ def harmful_request(text: str) -> re.Match[str] | None:
     return None
 
 
+def negated(sentence: str) -> bool:
+    """``sentence`` holds a negation of one of the languages above ("não", "nicht",
+    "ないでください", "不要" …): what it names is forbidden, not asked for."""
+    return _NEGATION.search(sentence) is not None
+
+
 def automation_asked(sentence: str) -> bool:
     """``sentence`` is not English, names tools that apply the text (``_AUTOMATION``: scripts,
     integrations, generators, agents …), asks something of them (an obligation, ``_ASKED``:
@@ -410,11 +416,12 @@ def automation_asked(sentence: str) -> bool:
         return False
     if len({w.lower() for w in _ENGLISH.findall(sentence)}) >= 2:
         return False
-    return (
-        _ASKED.search(sentence) is not None
-        and _AUTOMATION.search(sentence) is not None
-        and _NEGATION.search(sentence) is None
-    )
+    asked = _ASKED.search(sentence)
+    if asked is None or _AUTOMATION.search(sentence) is None:
+        return False
+    # a negation beside the obligation ("não devem", "nie powinny", "하지 마세요"); one
+    # elsewhere may be a word of another language ("no CI" is Portuguese "in the CI")
+    return _NEGATION.search(sentence, max(0, asked.start() - 15), asked.end() + 25) is None
 
 
 def _intro(text: str, at: int) -> str | None:
