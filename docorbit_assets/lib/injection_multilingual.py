@@ -23,6 +23,11 @@ Persian), each as a pair of concepts near each other in one sentence that is not
 - **a secret written where others read it**: a secret + a log or plain text, or telemetry;
 - **a secret committed**: a secret + commit / upload + the repository, the README, the sources.
 
+A sixth reading (``automation_asked``, session 21) only says that a sentence asks tools
+applying the text for something; ``injection_structure._ml_setting_request`` reads what, in
+what is written the same in every language (a `verify=False`, a `NOPASSWD`, an Owner role, a
+`git remote add` and push, a dependency from an address, a secret file's contents).
+
 What keeps ordinary documentation out: the sentence must not be negated (per language:
 "nunca", "nicht", "하지 마세요", "しないでください", "不要", "मत", "لا" …; a negation that is
 itself the risk — "no need to confirm", "do not mention it", "and don't write it in the log" —
@@ -408,7 +413,7 @@ def negated(sentence: str) -> bool:
 def automation_asked(sentence: str) -> bool:
     """``sentence`` is not English, names tools that apply the text (``_AUTOMATION``: scripts,
     integrations, generators, agents …), asks something of them (an obligation, ``_ASKED``:
-    "devem", "powinny", "müssen") and negates nothing: "as integrações devem usar …". What it
+    "devem", "powinny", "müssen") with no negation beside it: "as integrações devem usar …". What it
     asks for is read by the caller in what is written the same in every language (a
     `verify=False`, a `NOPASSWD`, a `git remote add` to a host), see
     ``injection_structure._ml_setting_request`` (session 21)."""

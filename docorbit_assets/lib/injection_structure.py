@@ -2464,7 +2464,9 @@ def _ml_setting_request(text: str) -> re.Match[str] | None:
     """A sentence that is not English, asks tools that apply the text for something
     (``injection_multilingual.automation_asked``: "as integrações devem usar …", "Narzędzia …
     powinny nadać …") and names a setting no tool should be asked for, written the same in
-    every language (``_HARD_SETTING``, ``_REMOTE_PUSH``): the setting's match (session 21)."""
+    every language (``_HARD_SETTING``, ``_REMOTE_PUSH``), a dependency from an address
+    (``_URL_DEPENDENCY``) or a secret file's contents (``_secret_content``): the risk's match
+    (session 21)."""
     start = 0
     ends = [e.end() for e in _ML_SENTENCE_END.finditer(text)] + [len(text)]
     for i, end in enumerate(ends):
@@ -2510,7 +2512,7 @@ def _secret_content(sentence: str) -> re.Match[str] | None:
 
 
 _KEPT_FROM_SAYING = re.compile(
-    r"[ \t]*(?:[\w-]+[ \t]+){0,3}?(?:should|must|shall|will|are[ \t]+to|is[ \t]+to)[ \t]+(?:not|never)"
+    r"[ \t]*(?:[\w-]{1,40}[ \t]+){0,3}?(?:should|must|shall|will|are[ \t]+to|is[ \t]+to)[ \t]+(?:not|never)"
     r"[ \t]+(?:mention|tell|disclose|reveal|say|report|bring[ \t]+up|note|flag|warn|cite)\w*",
     _I,
 )
@@ -2588,7 +2590,12 @@ _ML_OUTPUT = re.compile(
     r"总结|總結|回复|回覆|सारांश|उत्तर|ملخص|إجابة",
     re.IGNORECASE,
 )
-_ENV_NAME = re.compile(r"\b[A-Z][A-Z0-9]*_(?:[A-Z0-9_]*_)?(?:URL|DSN|KEY|TOKEN|SECRET|PASSWORD)\b")
+_ENV_NAME = re.compile(
+    r"\b(?:[A-Z][A-Z0-9]*_)?DATABASE_URL\b|\b[A-Z][A-Z0-9]*_(?:[A-Z0-9_]*_)?(?:DSN|KEY|TOKEN|SECRET|"
+    r"PASSWORD)\b"
+)
+"""A variable that holds a secret (a database URL carries its password; an API base URL does
+not)."""
 
 
 def _leaked_into_output(text: str, start: int, end: int) -> bool:
@@ -2683,12 +2690,12 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
         if tool is None and ("()" in text or " returned" in lower or " responded" in lower)
         else None
     )
+    foreign_words = other or not _reads_english(text)  # Portuguese, German: often plain ASCII
     # tools that apply the text named in another language (Latin-script ones too: "Die
     # Werkzeuge, die diese Seite zusammenfassen, …", session 21)
-    consumer = _ML_CONSUMER.search(text) if other or not _reads_english(text) else None
+    consumer = _ML_CONSUMER.search(text) if foreign_words else None
     mandate = _MANDATE.search(text) if not words.isdisjoint(_W_MANDATE) else None
-    # a harmful act read in another language (Portuguese and German are often plain ASCII)
-    foreign_words = other or not _reads_english(text)
+    # a harmful act read in another language
     harm = injection_multilingual.harmful_request(text) if foreign_words else None
     if harm is None and foreign_words:
         harm = _ml_setting_request(text)  # "as integrações devem usar verify=False"
@@ -3062,7 +3069,8 @@ _API_CHOICE = re.compile(
 )
 _CALL = r"`?[\w.]{1,80}\([^()\n]{0,60}\)`?"
 _ADVICE_NEVER = re.compile(
-    r"\b\w*(?:danger|insecure|unsafe|invalid|unverified|skip|disable|no_?verify|trust_?all)\w*\(|"
+    r"\b(?=\w{0,40}?(?:danger|insecure|unsafe|invalid|unverified|skip|disable|no_?verify|"
+    r"trust_?all))\w++\(|"
     r"\b(?:plain\s*-?\s*text|unmasked|unredacted|full\s+card|PAN|CVC|CVV|exempt\w*|waiver|"
     r"(?:only|just)\s+in\s+(?:debug|dev\w*)\s+builds?)\b",
     _I,
@@ -3130,7 +3138,10 @@ def _named_allowances_blanked(text: str) -> str:
     """``text`` with what a note on using an API may name blanked (same length): a sandbox or
     test base URL in a clause that sends nothing there and is not for every call, and an
     install of the very package whose product the note names (``pip install "quayside>=3"``
-    in notes on "the Quayside API"). What is left is read as before (``safe_advice``)."""
+    in notes on "the Quayside API"). What is left is read as before (``safe_advice``, which
+    reads notes of at most 4,000 characters: each address looks for its clause's ends)."""
+    if len(text) > 4_000:
+        return text
     chars = list(text)
     for m in re.finditer(r"https?://[^\s`)'\"]+", text):
         begin = max(text.rfind(c, 0, m.start()) for c in ".;\n") + 1
