@@ -654,7 +654,7 @@ AFTER_CODE_CHARS = 4_000
 """A paragraph holding a fenced code block this long or shorter is read with a short paragraph
 after it (the order that refers back to the block)."""
 _FENCE_LINE = re.compile(r"^[ \t]{0,3}(?:```|~~~)", re.M)
-_BLOCK_LINE = re.compile(r"^(?:[ \t]{0,3}(?:```|~~~)|(?: {4}|\t)[ \t]*\S)", re.M)
+_BLOCK_LINE = re.compile(rf"{_FENCE_LINE.pattern}|^(?: {{4}}|\t)[ \t]*\S", re.M)
 """A fence, or an indented line (a Markdown indented block, a reStructuredText literal block
 after "::"): a code block the paragraph after it may refer back to (session 21)."""
 MAX_WINDOWS = 2_000

@@ -571,12 +571,22 @@ _UNSAFE_ON = (
     r"\bALLOWED_HOSTS\s*=\s*\[\s*[\"']\*[\"']\s*\]"
 )
 """A flag named for the unsafe side set on, and settings no honest fix hands out (session 15)."""
+
+
+def _switched_off(stems: str) -> str:
+    """A setting whose name holds one of ``stems`` given its off value (``ssl_verify=False``,
+    ``auth: none``). The stem is found by a bounded lookahead and the name read possessively:
+    "\\w*stem\\w*" backtracked cubically on a long word of stems (session 21)."""
+    return (
+        rf"\b(?=\w{{0,60}}?(?i:{stems}))\w++[._:=]{{1,2}}[ \t]*"
+        r"[\"'`]?(?:disabled?|off|none|false|0)\b"
+    )
+
+
 _INSECURE = (
     # a security setting given its unsafe value, a strong primitive swapped for a weak one, a
     # check made to pass unconditionally
-    r"\b(?=\w{0,60}?(?i:pinning|verif|validat|tls|ssl|csrf|sandbox|signature|integrity))"
-    r"\w++[._:=]{1,2}[ \t]*"
-    r"[\"'`]?(?:disabled?|off|none|false|0)\b|"
+    _switched_off("pinning|verif|validat|tls|ssl|csrf|sandbox|signature|integrity") + "|"
     # session 15: a flag named for the unsafe side set on ("GIT_SSL_NO_VERIFY=true",
     # "isAllowInsecureProtocol = true"), Go's checksum database off, a trust store emptied, a
     # Docker daemon on every interface without TLS, Gradle trusting every group, any host allowed
@@ -1080,8 +1090,8 @@ _HARD_SETTING = re.compile(
     # session 21: what no tool should be told to set, written the same in every language: a
     # check switched off (TLS, signatures, authentication), password-less sudo, a mode every
     # user may write, an owner role handed out, the repository pushed to a new remote
-    r"\b(?=\w{0,60}?(?:pinning|verif|tls|ssl|signature|integrity|checksum|auth))\w++[._:=]{1,2}[ \t]*"
-    r"[\"'`]?(?:disabled?|off|none|false|0)\b|rejectUnauthorized\b[^\n]{0,12}?\bfalse\b|"
+    _switched_off("pinning|verif|tls|ssl|signature|integrity|checksum|auth")
+    + r"|rejectUnauthorized\b[^\n]{0,12}?\bfalse\b|"
     r"InsecureSkipVerify\s*:\s*true|NODE_TLS_REJECT_UNAUTHORIZED\s*=\s*[\"']?0|"
     r"--insecure(?:-skip-tls-verify)?\b|--no-verify\b|\bNOPASSWD\b|\bsudoers\b|\b0777\b|"
     r"\bchmod\s+(?:-R\s+)?(?:777|a\+rwx)\b|\broles/(?:owner|editor)\b|\bcluster-admin\b|"
@@ -2439,6 +2449,14 @@ def _only_spoken_of(text: str) -> bool:
     return found and _VOC_COLON.search(text) is None and _VOC_OTHER.search(text) is None
 
 
+def _sentence_after(text: str, m: re.Match[str]) -> tuple[int, int]:
+    """The sentence that holds ``m``: from its start to the first sentence end after ``m`` (at
+    most 400 characters on, ``_sentence_span``)."""
+    begin, end = _sentence_span(text, m.start(), reach=400)
+    stop = _SENTENCE_END.search(text, m.end(), end)
+    return begin, stop.end() if stop else end
+
+
 def _automation_setting(text: str) -> re.Match[str] | None:
     """Tools that apply a page named as a subject ("integrations must use `verify=False`",
     "scripts following this page may grant … roles/owner", "The vendor requires integrations to
@@ -2449,9 +2467,7 @@ def _automation_setting(text: str) -> re.Match[str] | None:
     for m in _AUTOMATION_ASKED.finditer(text):
         if _NOT_SUBJECT.search(text, max(0, m.start() - 24), m.start()):
             continue
-        begin, end = _sentence_span(text, m.start(), reach=400)
-        stop = _SENTENCE_END.search(text, m.end(), end)
-        end = stop.end() if stop else end
+        begin, end = _sentence_after(text, m)
         if _CONDITIONAL.search(text, begin, m.start()):
             continue
         plain = _unprohibited(text[begin:end])
@@ -2531,9 +2547,8 @@ def _declared_to_tools(text: str) -> re.Match[str] | None:
             return m
     for pattern in (_CONSUMER, _AUTOMATION_NAMED):
         for m in pattern.finditer(text):
-            begin, end = _sentence_span(text, m.start(), reach=400)
-            stop = _SENTENCE_END.search(text, m.end(), end)
-            plain = _unprohibited(text[begin : stop.end() if stop else end])
+            begin, end = _sentence_after(text, m)
+            plain = _unprohibited(text[begin:end])
             if any(
                 p.search(plain)
                 for p in (_HARD_SETTING, _REMOTE_PUSH, _DANGER_RE, _INSECURE_RE, _ESCALATE)
