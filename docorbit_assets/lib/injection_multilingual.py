@@ -251,7 +251,7 @@ _ASKED = re.compile(
     r"precisam|têm\s+que|doivent|doit|devront|devez|il\s+faut|müssen|muss|sollten|sollen|"
     r"sollte|devono|dovrebbero|bisogna|должн\w*|следует|надо|нужно|необходимо|muszą|musi|"
     r"powinn\w*|powinien|należy|cần|phải|nên|harus|perlu|sebaiknya|wajib|"
-    r"\w+en\s+Sie|\w+ez)\b|\b\w+m[ae]l[ıi](?:d[ıi]r)?\b|\b\w+(?:ın|in|un|ün|yın|yin)\s*[.!]|"
+    r"\w+en\s+Sie|\w+ez)\b|"
     r"해야|하도록|야\s*(?:합니다|한다|해요)|십시오|세요|하라|てください|下さい|すること|べき|しなさい|せよ|"
     r"应该|應該|应当|應當|需要|请|請|必须|必須|务必|務必|"
     r"चाहिए|कीजिए|करो|"
@@ -262,6 +262,32 @@ _ASKED = re.compile(
     r"ينبغي|يجب|عليك|عليكم|يلزم|باید|بکنید|کنید",
     _I,
 )
+_ASKED_TURKISH = re.compile(
+    # Turkish necessity ("yapılmalıdır") and polite imperative ("silin.", "atlayın!"): read
+    # only in a sentence that is Turkish (``_TURKISH``) — the same endings close French "fin.",
+    # Italian "normali", "plugin." (session 22: "Les données de test sont supprimées à la
+    # fin." read as a request to delete the tests)
+    r"\b\w+m[ae]l[ıi](?:d[ıi]r)?\b|\b\w+(?:ın|in|un|ün|yın|yin)\s*[.!]",
+    _I,
+)
+_TURKISH = re.compile(
+    # a letter only Turkish writes (case-sensitive: under IGNORECASE "ı" matches "i"), a
+    # Turkish function word, or a Turkish plural object
+    r"(?-i:[ıİşŞğĞ])|\b(?:ve|bir|için|ile|bu|veya|olarak|sonra|önce|tüm|her|daha|değil|gibi|"
+    r"lütfen)\b|\b\w+(?:leri|ları)(?:ni|nı)?\b",
+    _I,
+)
+
+
+def _asked(sentence: str) -> re.Match[str] | None:
+    """A directive, an obligation or a request in ``sentence`` (``_ASKED``; Turkish endings
+    only in a Turkish sentence)."""
+    found = _ASKED.search(sentence)
+    if found is None and _TURKISH.search(sentence):
+        found = _ASKED_TURKISH.search(sentence)
+    return found
+
+
 _APPROVED = re.compile(
     # "already approved / authorised", a claim that makes the act look sanctioned
     r"\b(?:ya\s+(?:aprob|autoriz|valid)\w*|ya\s+(?:fue|fueron|está|están)\s+(?:aprobad|"
@@ -421,7 +447,7 @@ def automation_asked(sentence: str) -> bool:
         return False
     if len({w.lower() for w in _ENGLISH.findall(sentence)}) >= 2:
         return False
-    asked = _ASKED.search(sentence)
+    asked = _asked(sentence)
     if asked is None or _AUTOMATION.search(sentence) is None:
         return False
     # a negation beside the obligation ("não devem", "nie powinny", "하지 마세요"); one
@@ -465,9 +491,9 @@ def _act(sentence: str, intro: str = "") -> re.Match[str] | None:
     if _NEGATION.search(_NO_NEED.sub(_blank, plain)) or _ACCIDENT.search(sentence):
         return None
     asked = any(
-        p.search(part)
+        _asked(part) is not None
+        or any(p.search(part) for p in (_AUTOMATION, _APPROVED, _NO_NEED, _CONCEALED))
         for part in (sentence, intro)
-        for p in (_ASKED, _AUTOMATION, _APPROVED, _NO_NEED, _CONCEALED)
     )
     if not asked:
         return None  # described ("the token leaked into the debug logs"), not asked for

@@ -1842,6 +1842,12 @@ def quotes_an_attack(text: str) -> bool:
 
 _YAML_BLOCK = re.compile(r"[ \t]*\n([ \t]+)[\w\"'-]+[ \t]*:")
 _FENCE_NEXT = re.compile(r"[ \t]*\n(?:[ \t]*\n)*[ \t]{0,3}(?:```|~~~)")
+_YAML_SCALAR = re.compile(
+    # one bare value after a key and nothing more on its line: "model: default", "bot: true",
+    # "assistant: gpt-4o  # the default" (session 22: a coding agent's config file)
+    r"[ \t]*(?:\"[^\"\s]{0,60}\"|'[^'\s]{0,60}'|[\w.@/+-]{1,60})[ \t]*(?:#[^\n]*)?(?:\n|\Z)"
+)
+_KEY_START = re.compile(r"[ \t]*(?:-[ \t]+)?")
 
 
 def _vocative(text: str) -> re.Match[str] | None:
@@ -1849,6 +1855,12 @@ def _vocative(text: str) -> re.Match[str] | None:
     for m in _VOC_COLON.finditer(text):
         if _YAML_BLOCK.match(text, m.end()):
             continue  # "agent:" opening an indented mapping names a key, it addresses no one
+        if (
+            (m.group("sep") or m.group("lsep")) == ":"
+            and _YAML_SCALAR.match(text, m.end())
+            and _KEY_START.fullmatch(text, text.rfind("\n", 0, m.start()) + 1, m.start())
+        ):
+            continue  # "model: default" on a line of its own is a key and its value
         if _FENCE_NEXT.match(text, m.end()):
             continue  # "A good starting point for a support bot:" introduces a fenced example
         window = 80 if m.group("csep") or m.group("lsep") or m.group("isep") is not None else 300
@@ -3501,16 +3513,72 @@ def unprohibited(text: str) -> str:
 def _unprohibited(text: str) -> str:
     """``text`` with its clauses that forbid or set aside blanked ("Don't modify files under
     `deploy/`", "report the failure rather than deleting the test", "will never ask you for
-    your password"): what is left is what the text asks for. Same length (offsets stay the
-    text's); linear (one pass over the clauses)."""
+    your password"), and the entries a configuration denies or has confirmed first
+    (``_policy_blanked``): what is left is what the text asks for. Same length (offsets stay
+    the text's); linear (one pass over the clauses)."""
     return _CLAUSE_RUN.sub(
         lambda m: (
             _blanked(m)
             if _PROHIBIT_WORD.search(m.group()) or _CONSEQUENCE.match(m.group())
             else m.group()
         ),
-        text,
+        _policy_blanked(text),
     )
+
+
+_POLICY_KEY = re.compile(
+    # a configuration key whose entries are refused, kept out or need a person's yes:
+    # "deny:", "ask:", "exclude: [", "require_approval = [", "\"blocked_commands\": ["
+    r"^(?P<indent>[ \t]*)(?:-[ \t]+)?[\"']?(?:[\w-]*[_-])?(?:deny|denied|disallow(?:ed)?|"
+    r"block(?:ed|list)?|blacklist|forbid(?:den)?|prohibited|never|ask|confirm|confirmation|"
+    r"exclude[sd]?|exclusions?|"
+    r"require[sd]?[_-]?(?:confirmation|approval)|needs?[_-]?(?:confirmation|approval)|"
+    r"approval[_-]required)(?:[_-][\w-]*)?[\"']?[ \t]*[:=][ \t]*",
+    re.IGNORECASE | re.MULTILINE,
+)
+_INLINE_LIST = re.compile(r"\[[^\]\n]{0,2000}\]")
+_MAX_POLICY_LINES = 200
+
+
+def _policy_blanked(text: str) -> str:
+    """``text`` with the entries of a permissions policy that refuses them, keeps them out or
+    asks a person first blanked: a coding agent's config lists "rm -rf *" under ``deny:``,
+    "git push *" under ``ask:`` and ".env*" under ``exclude:`` (session 22: read as asking for
+    them). The entries are an inline list after
+    the key or the lines under it indented deeper (or YAML items at its indent)."""
+    if ":" not in text and "=" not in text:
+        return text
+    spans: list[tuple[int, int]] = []
+    for key in _POLICY_KEY.finditer(text):
+        inline = _INLINE_LIST.match(text, key.end())
+        if inline is not None:
+            spans.append((inline.start(), inline.end()))
+            continue
+        line_end = text.find("\n", key.end())
+        if line_end == -1 or text[key.end() : line_end].split("#", 1)[0].strip():
+            continue  # a value on the key's own line ("ask: false"): nothing listed under it
+        indent = len(key.group("indent"))
+        end = pos = line_end + 1
+        for _ in range(_MAX_POLICY_LINES):
+            if pos >= len(text):
+                break
+            nxt = text.find("\n", pos)
+            nxt = len(text) if nxt == -1 else nxt
+            line = text[pos:nxt]
+            body = line.lstrip(" \t")
+            depth = len(line) - len(body)
+            if body and not (depth > indent or (depth == indent and body.startswith("- "))):
+                break
+            end = pos = nxt + 1
+        spans.append((line_end + 1, min(end, len(text))))
+    if not spans:
+        return text
+    out = list(text)
+    for a, b in spans:
+        for i in range(a, b):
+            if out[i] != "\n":
+                out[i] = " "
+    return "".join(out)
 
 
 _CONSEQUENCE = re.compile(
