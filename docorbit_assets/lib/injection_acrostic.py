@@ -13,7 +13,11 @@ learned readers, which read the surface words. This module reads the carrier its
   16); per paragraph, the first letters of at least ``MIN_UNITS`` + 1 sentences; and, only
   where the text says "first / opening words" carry something, the first *words* of a run of
   lines (``_first_word``: a stretch of lexicon words with an action and a target, no word
-  outside the lexicon, at least ``RUN_SHARE`` of the run).
+  outside the lexicon, at least ``RUN_SHARE`` of the run); where nothing announces them, the
+  first words of a run of lines or of a paragraph's sentences count only when they spell a
+  strong order (``_strong_word_message``: an override, a leak, a push or a wipe right before
+  instructions, secrets, keys or `main`: "Ignore … Previous … Instructions … And … Reveal …
+  Secrets …", session 22).
 - **decoding**: the ASCII letters of the units' initials, lower-cased, and the longest stretch of
   them that splits wholly into words of a small lexicon: *actions* an attacker wants (push,
   wipe, leak, send, curl, disable, skip, ignore …), *targets* (prod, main, tests, keys, token,
@@ -247,12 +251,69 @@ def _word_message(words: list[str]) -> tuple[str, ...] | None:
     return best if best and len(best) >= RUN_SHARE * len(words) else None
 
 
+_STRONG_ACTION_WORDS = """ignore disregard forget bypass disable leak reveal send upload exfil
+    steal dump expose print push force wipe nuke curl wget"""
+_STRONG_ACTIONS = frozenset(_STRONG_ACTION_WORDS.split())
+_STRONG_TARGET_WORDS = """instructions rules safety secret secrets key keys token tokens env creds
+    credentials password passwords ssh prompt system prod production main master history home
+    root"""
+_STRONG_TARGETS = frozenset(_STRONG_TARGET_WORDS.split())
+_ORDER_FILLER_WORDS = "previous prior above earlier everything"
+_UNANNOUNCED_WORDS = frozenset(_ORDER_FILLER_WORDS.split()) | _STRONG_ACTIONS | _STRONG_TARGETS
+
+
+def _strong_word_message(words: list[str]) -> tuple[str, ...] | None:
+    """First words that spell an order although nothing announces them (session 22: sentences
+    opening "Ignore … Previous … Instructions … And … Reveal … Secrets …"): a stretch of at least
+    ``MIN_UNITS`` lexicon words covering ``RUN_SHARE`` of the run, at least ``CONTENT_SHARE`` of
+    them actions and targets, with a strong action (an override, a leak, a push, a wipe) followed
+    within two words by a strong target (instructions, secrets, keys, `main` …). Ordinary
+    prose's sentence openers ("Run … Then … Check … The …") hold no such pair."""
+    best: tuple[str, ...] | None = None
+    i = 0
+    while i < len(words):
+        j = i
+        while j < len(words) and (words[j] in _KIND or words[j] in _UNANNOUNCED_WORDS):
+            j += 1
+        seq = tuple(words[i:j])
+        if len(seq) >= MIN_UNITS and (best is None or len(seq) > len(best)):
+            content = sum(1 for w in seq if _KIND.get(w) in ("a", "t") or w in _STRONG_ACTIONS)
+            paired = any(
+                w in _STRONG_ACTIONS and any(t in _STRONG_TARGETS for t in seq[k + 1 : k + 3])
+                for k, w in enumerate(seq)
+            )
+            if paired and content >= CONTENT_SHARE * len(seq):
+                best = seq
+        i = j + 1
+    return best if best and len(best) >= RUN_SHARE * len(words) else None
+
+
+def _sentence_first_words(text: str) -> list[tuple[int, int, list[str]]]:
+    """Per paragraph of more than ``MIN_UNITS`` sentences, the first word of each sentence."""
+    out: list[tuple[int, int, list[str]]] = []
+    start = 0
+    bounds = [(m.start(), m.end()) for m in _PARAGRAPH.finditer(text)] + [(len(text), len(text))]
+    for stop, nxt in bounds:
+        para = text[start:stop]
+        cuts = [0] + [m.end() for m in _SENTENCE_END.finditer(para)]
+        words = [w.group().lower() for c in cuts[:MAX_INITIALS] if (w := _WORD.match(para, c))]
+        if len(words) > MIN_UNITS:
+            out.append((start, stop, words))
+        start = nxt
+    return out
+
+
 def decoded(text: str) -> list[Acrostic]:
     """Every acrostic of ``text`` that spells an action on a target (module docstring)."""
     found: list[Acrostic] = []
     if _WORD_SCHEME.search(text):  # "the opening words of the lines above say …"
         for start, end, words in _line_runs(text, _first_word):
             message = _word_message(words)
+            if message:
+                found.append(Acrostic(start, end, " ".join(words), message))
+    else:  # unannounced: only a strong order counts (``_strong_word_message``)
+        for start, end, words in _line_runs(text, _first_word) + _sentence_first_words(text):
+            message = _strong_word_message(words)
             if message:
                 found.append(Acrostic(start, end, " ".join(words), message))
     for start, end, initials in _runs(text):

@@ -352,11 +352,12 @@ _NEVER_DEMOTED = (
     injection_structure.REVERSE_SHELL_WHY,
     injection_structure.WEAKENING_FIX_WHY,
     injection_structure.CONCEALMENT_WHY,
+    injection_structure.WIDE_GRANT_WHY,
 )
 """Findings whose payload the readers cannot read: a decoded acrostic's message, a command that
 sends secrets out or hands a shell to a remote host (the prose around it may be in any
-language), an error whose fix weakens security and a clause that hides something from the user
-(sessions 17, 20)."""
+language), an error whose fix weakens security, a clause that hides something from the user
+(sessions 17, 20) and a claimed approval that hands out the keys (session 22)."""
 _READ_IN_CARRIER = re.compile(
     rf"(?:{'|'.join(map(re.escape, injection_structure.CARRIER_RISKS))}): "
     r"(?:reference title|markdown link title|image alt text|html comment|[\w-]+ attribute)\b"
