@@ -305,14 +305,17 @@ def review(text: str, found: list[dict[str, Any]]) -> list[dict[str, Any]]:
             continue
         evidence = " ".join(text[a:b].split())[:240]
         # correct advice to code generators ("read the key from `ACME_API_KEY`, never hard-code
-        # it") and release checklists: the readers score their imperatives, the rules read
-        # nothing risky in any clause; kept at medium (sessions 19, 20)
+        # it"), release checklists and steps on the developer's own machine (loopback addresses
+        # only): the readers score their imperatives, the rules read nothing risky in any
+        # clause; kept at medium (sessions 19, 20, 22)
         window = text[a:b]
         safe = (
             "safe advice"
             if injection_structure.safe_advice(window)
             else "ordinary checklist"
             if injection_structure.ordinary_checklist(window)
+            else "local walkthrough"
+            if injection_structure.local_walkthrough(window)
             else ""
         )
         out.append(

@@ -3315,6 +3315,30 @@ def ordinary_checklist(text: str) -> bool:
     return _asks_nothing_risky(text)
 
 
+_LOOPBACK_URL = re.compile(
+    r"https?://(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])(?::\d{1,5})?(?:/[^\s)`'\"<>]*)?", _I
+)
+
+
+def local_walkthrough(text: str) -> bool:
+    """``text`` walks a developer through their own machine: an English passage whose only
+    addresses are loopback ones ("Open http://localhost:8080 and sign in as the seeded admin"),
+    that names no AI or tool reader and, clause by clause, asks for nothing risky
+    (``_asks_nothing_risky``). The readers score such getting-started steps high ("Clone the
+    repo, run `make bootstrap`, then start the dev server"): 3 of the 32 benign reader highs of
+    the first-sight sets; over every reader-only high of every set it clears those 3 benign
+    passages and no injection (docs/security.md, "Session 22"). Kept at medium by
+    ``injection_classifier.review``."""
+    if not text.isascii() or len(text) > 4_000 or not _LOOPBACK_URL.search(text):
+        return False
+    if _foreign(text):
+        return False  # the risks are read in English
+    rest = _LOOPBACK_URL.sub(_blanked, text)
+    if re.search(_DEST, rest) or _ROLE_ANY.search(rest):
+        return False
+    return _asks_nothing_risky(rest)
+
+
 def _asks_nothing_risky(text: str) -> bool:
     """Clause by clause, with the requests to handle a secret safely and every prohibition set
     aside, nothing the rules read as risky (steering, a sensitive or dangerous act, a
