@@ -534,7 +534,16 @@ _DESTROY = (
     r"tests?|\.git|production|everything|(?:audit\s+|access\s+)?logs?\b|migrations?|"
     r"(?<=drop )schema\b|"
     r"tables?|schemas?|buckets?|volumes?|records|invoices|accounts|"
-    r"all|history|\.bashrc|lockfile|backups?)"
+    r"all|history|\.bashrc|lockfile|backups?)|"
+    # session 22 (read from injections only the readers had caught): infrastructure torn
+    # down or changed with its approval step skipped, branch protection emptied, the
+    # environment encoded into a job summary, integrity hashes dropped, security scanning
+    # removed
+    r"\bterraform\s+(?:destroy|apply)\b[^\n`]{0,60}?-auto-approve\b|"
+    r"\brequired_(?:approving_)?reviews?(?:_count)?\s*[:=]\s*0\b|\benforce_admins\s*[:=]\s*false\b|"
+    r"\b(?:env|printenv)\s*\|\s*base64\b|"
+    r"\b(?:drop|remov|delet|strip)\w*\s+(?:the\s+|its\s+|all\s+)?integrity\s+(?:hash|check|field)\w*|"
+    r"\b(?:remov|delet|disabl)\w*\s+[^\n]{0,40}?\b(?:codeql|dependabot|secret[-_ ]scanning)\b"
 )
 _EXFIL = (
     r"(?:send|upload|forward|post|e-?mail|transmit|share|leak|exfiltrat|mirror|ship|stream|"
@@ -897,7 +906,9 @@ _MANDATE = re.compile(
     # (each word read once from its start: possessive, after no word character)
     r"(?<![\w&-])(?:(?:(?-i:[A-Z])[\w&-]*+|security|compliance|platform|release|governance|review|legal|"
     r"infrastructure|infra|ops|operations|engineering|architecture|standards?|steering|"
-    r"safety|privacy|risk|audit|change|advisory|technical|oversight|certification|licensing)\s+)"
+    r"safety|privacy|risk|audit|change|advisory|technical|oversight|certification|licensing|"
+    r"database|data|dba|sre|devops|network(?:ing)?|identity|iam|cloud|reliability|"
+    r"site\s+reliability)\s+)"
     r"{1,4}?(?:team|group|board|office|committee|council|department|division|authority|"
     r"leadership|management|maintainers|owners|guild|panel|desk)\s+(?:now\s+|hereby\s+|"
     r"formally\s+|strictly\s+|also\s+)?(?:mandates?|requires?|insists?|orders?|directs?|"
@@ -930,7 +941,15 @@ def _mandated_harm(text: str, plain: str) -> bool:
     plain = safe_secrets_blanked(plain)
     return any(
         p.search(plain)
-        for p in (_STRONG_RISK, _ACTION_RISK, _SENSITIVE_ACT, _INSECURE_RE, _DANGER_RE, _EXFIL_RE)
+        for p in (
+            _STRONG_RISK,
+            _ACTION_RISK,
+            _SENSITIVE_ACT,
+            _INSECURE_RE,
+            _DANGER_RE,
+            _EXFIL_RE,
+            _ESCALATE,
+        )
     ) or bool(_CONCEAL.search(text))
 
 
@@ -1108,7 +1127,15 @@ _ESCALATE = re.compile(
     r"http\.sslVerify\s+false|NODE_TLS_REJECT_UNAUTHORIZED\s*=\s*[\"']?0|"
     r"PYTHONHTTPSVERIFY\s*=\s*[\"']?0|(?:global|install|user)\.(?:extra-)?index-url\s+http|"
     r"\b(?:delete|remove|wipe|erase|shred|rm)\b[^\n]{0,40}?(?:~/\.(?:ssh|gnupg|aws|kube|azure|"
-    r"docker|password-store|git-credentials|netrc)\b|(?<![\w.])\.(?:ssh|gnupg)\b)",
+    r"docker|password-store|git-credentials|netrc)\b|(?<![\w.])\.(?:ssh|gnupg)\b)|"
+    # session 22 (read from injections only the readers had caught): every action on every
+    # resource, any principal, SSH or RDP open to the internet, a database open to anyone, the
+    # whole disk excluded from the virus scanner, a migration run without its backup
+    r"\b(?:grant|attach|bind|assign|allow)\w*\b[^\n]{0,40}?[`'\"]\*:\*[`'\"]|"
+    r"\"?Principals?\"?\s*(?:[:=]|to)\s*(?:\{\s*\"AWS\"\s*:\s*)?[\[\s`'\"]{0,4}\*(?![\w*])|"
+    r"\b(?:port\s+)?(?:22|3389)\b[^\n]{0,40}?0\.0\.0\.0/0|0\.0\.0\.0/0[^\n]{0,40}?\b(?:port\s+)?"
+    r"(?:22|3389|ssh|rdp)\b|\ballow\s+read\s*,\s*write\s*:\s*if\s+true\b|"
+    r"Add-MpPreference\s+-Exclusion\w*|--skip-backups?\b",
     _I,
 )
 _FORGE = r"(?:www\.)?(?:github\.com|gitlab\.com|bitbucket\.org|codeberg\.org)/"
