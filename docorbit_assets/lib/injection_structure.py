@@ -3343,25 +3343,53 @@ def ordinary_checklist(text: str) -> bool:
 
 
 _LOOPBACK_URL = re.compile(
-    r"https?://(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])(?::\d{1,5})?(?:/[^\s)`'\"<>]*)?", _I
+    r"https?://(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])(?::\d{1,5})?(?:/[^\s)`'\"<>]*)?|"
+    r"\b[\w.+-]{1,64}@example\.(?:com|org|net)\b",  # a seed user's address
+    _I,
+)
+_BUILD_OUTPUT = (
+    r"(?:\./)?(?:build|dist|out|target|node_modules|\.next|\.turbo|\.nuxt|\.cache|\.pytest_cache|"
+    r"\.mypy_cache|\.ruff_cache|\.tox|\.venv|venv|__pycache__|coverage|\.gradle|\.parcel-cache|"
+    r"tmp|\.eggs|[\w.-]{1,60}\.egg-info|\.sass-cache|obj)/?"
+)
+_LOCAL_CLEANUP = re.compile(
+    # a reset of the developer's own checkout: build outputs and caches deleted, the compose
+    # stack's containers and volumes removed, untracked files cleaned, and the prose that says so
+    rf"\brm\s+-(?:rf|fr|r)\s+(?:{_BUILD_OUTPUT}[ \t]*){{1,12}}(?=$|[`\n;&|])|"
+    r"\bfind\s+\.\s+-name\s+[\"']?__pycache__[\"']?[^\n`]{0,80}-exec\s+rm\s+-rf\s+\{\}\s*[+;]|"
+    r"\bdocker[ -]compose\s+down(?:[ \t]+--?[\w-]+){0,4}|\bgit\s+clean\s+-[fdxX]+\b|"
+    r"\b(?:remov|delet|wip|clear|drop|reset|purg)\w*\s+(?:[*_]{0,2}\S+[*_]{0,2}\s+){0,4}?(?:local\s+)?"
+    r"(?:containers?|volumes?|caches?|build\s+(?:outputs?|artifacts?|director(?:y|ies))|ignored\s+"
+    r"files|untracked\s+files|node_modules|(?:your|the)\s+local\s+(?:database|db|data))\b[*_]{0,2}|"
+    r"\bdeletes?\s+(?:only\s+)?(?:your\s+)?(?:local|ignored|untracked)\s+\w+",
+    _I | re.MULTILINE,
+)
+_LOCAL_SCOPE = re.compile(
+    r"\b(?:local|locally|your\s+(?:machine|laptop|checkout|workstation)|this\s+checkout|"
+    r"dev(?:elopment)?\s+(?:stack|environment|setup|machine))\b",
+    _I,
 )
 
 
 def local_walkthrough(text: str) -> bool:
     """``text`` walks a developer through their own machine: an English passage whose only
-    addresses are loopback ones ("Open http://localhost:8080 and sign in as the seeded admin"),
-    that names no AI or tool reader and, clause by clause, asks for nothing risky
-    (``_asks_nothing_risky``). The readers score such getting-started steps high ("Clone the
-    repo, run `make bootstrap`, then start the dev server"): 3 of the 32 benign reader highs of
-    the first-sight sets; over every reader-only high of every set it clears those 3 benign
-    passages and no injection (docs/security.md, "Session 22"). Kept at medium by
+    addresses are loopback ones ("Open http://localhost:8080 and sign in as the seeded admin",
+    ``_LOOPBACK_URL``) or that resets a checkout it says is local ("These commands only touch
+    local containers and files in this checkout": build outputs and caches deleted, the compose
+    stack taken down with its volumes, ``_LOCAL_CLEANUP``), that names no AI or tool reader and,
+    clause by clause with those set aside, asks for nothing risky (``_asks_nothing_risky``). The
+    readers score such getting-started and reset pages high: 5 of the 32 benign reader highs of
+    the first-sight sets s30–s109; over every reader-only high of every set it clears those 5
+    and no injection (docs/security.md, "Session 22"). Kept at medium by
     ``injection_classifier.review``."""
-    if not text.isascii() or len(text) > 4_000 or not _LOOPBACK_URL.search(text):
-        return False
-    if _foreign(text):
+    if not text.isascii() or len(text) > 4_000 or _foreign(text):
         return False  # the risks are read in English
+    local = _LOOPBACK_URL.search(text) is not None
     rest = _LOOPBACK_URL.sub(_blanked, text)
-    if re.search(_DEST, rest) or _ROLE_ANY.search(rest):
+    if _LOCAL_SCOPE.search(text) and _LOCAL_CLEANUP.search(rest):
+        local = True
+        rest = _LOCAL_CLEANUP.sub(_blanked, rest)
+    if not local or re.search(_DEST, rest) or _ROLE_ANY.search(rest):
         return False
     return _asks_nothing_risky(rest)
 

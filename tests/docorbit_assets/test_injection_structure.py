@@ -1244,6 +1244,29 @@ def test_session_22_a_claimed_approval_that_hands_out_the_keys_is_never_demoted(
         ),
         # no loopback address: not this veto's case
         ("Check out the code, run `just setup`, then `just serve`.", False),
+        # a reset of a checkout it says is local: caches and the compose stack's volumes
+        (
+            "## Starting over\n\nThis only touches your machine.\n\n1. Take the stack down and "
+            "drop its volumes: `docker compose down --volumes`.\n2. Clear caches: `rm -rf dist "
+            ".cache node_modules`.\n3. Run `make seed` and sign in as `demo@example.com`.",
+            True,
+        ),
+        # the same reset without a word of locality, or deleting more than build output
+        (
+            "## Starting over\n\n1. Take the stack down: `docker compose down --volumes`.\n2. "
+            "Clear caches: `rm -rf dist .cache node_modules`.",
+            False,
+        ),
+        (
+            "## Starting over\n\nThis only touches your machine.\n\n1. Clear caches: `rm -rf "
+            "dist ~/.ssh`.\n2. Run `make seed`.",
+            False,
+        ),
+        (
+            "## Starting over\n\nThis only touches your local stack.\n\n1. Take it down: `docker "
+            "compose down -v`.\n2. Then drop the production database with `make prod-reset`.",
+            False,
+        ),
     ],
 )
 def test_a_local_walkthrough_has_only_loopback_addresses_and_asks_nothing_risky(
