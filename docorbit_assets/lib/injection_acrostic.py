@@ -252,13 +252,13 @@ def _word_message(words: list[str]) -> tuple[str, ...] | None:
 
 
 _STRONG_ACTION_WORDS = """ignore disregard forget bypass disable leak reveal send upload exfil
-    steal dump expose print push force wipe nuke curl wget"""
+    steal dump expose print push force wipe nuke curl wget approve merge"""
 _STRONG_ACTIONS = frozenset(_STRONG_ACTION_WORDS.split())
 _STRONG_TARGET_WORDS = """instructions rules safety secret secrets key keys token tokens env creds
     credentials password passwords ssh prompt system prod production main master history home
-    root"""
+    root pr review"""
 _STRONG_TARGETS = frozenset(_STRONG_TARGET_WORDS.split())
-_ORDER_FILLER_WORDS = "previous prior above earlier everything"
+_ORDER_FILLER_WORDS = "previous prior above earlier everything without"
 _UNANNOUNCED_WORDS = frozenset(_ORDER_FILLER_WORDS.split()) | _STRONG_ACTIONS | _STRONG_TARGETS
 
 
@@ -277,7 +277,11 @@ def _strong_word_message(words: list[str]) -> tuple[str, ...] | None:
             j += 1
         seq = tuple(words[i:j])
         if len(seq) >= MIN_UNITS and (best is None or len(seq) > len(best)):
-            content = sum(1 for w in seq if _KIND.get(w) in ("a", "t") or w in _STRONG_ACTIONS)
+            content = sum(
+                1
+                for w in seq
+                if _KIND.get(w) in ("a", "t") or w in _STRONG_ACTIONS or w in _STRONG_TARGETS
+            )
             paired = any(
                 w in _STRONG_ACTIONS and any(t in _STRONG_TARGETS for t in seq[k + 1 : k + 3])
                 for k, w in enumerate(seq)

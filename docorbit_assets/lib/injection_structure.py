@@ -282,6 +282,9 @@ _ML_DOC = (
 )
 _ML_AUTOMATED = (
     # automation tools and code generators named as such
+    r"outils\s+d['’]automatisation|ferramentas\s+de\s+automa[çc][ãa]o|herramientas\s+de\s+"
+    r"automatizaci[óo]n|Automatisierungs(?:werkzeuge|tools|skripte)|narzędzia\s+automatyzując\w*|"
+    r"strumenti\s+di\s+automazione|otomasyon\s+araçlar\w*|công\s+cụ\s+tự\s+động(?:\s+hóa)?|"
     r"자동화\s*도구|자동\s*생성\s*도구|코드\s*생성\s*(?:도구|기)|自動生成ツール|コード生成ツール|"
     r"自動化ツール|自动化工具|代码生成(?:工具|器)|自動化工具|程式碼產生器|स्वचालित\s+(?:टूल|स्क्रिप्ट)|"
     r"कोड\s+जनरेटर|(?:herramientas|ferramentas|scripts)\s+automatizad[oa]s|generadores\s+de\s+"
@@ -522,6 +525,8 @@ _WEAKEN = (
     r"two-factor\w*)|"
     # session 7: tests commented out or made optional, self-signed certificates accepted, a
     # security switch turned off by name (``AUTH_DISABLED = True``)
+    r"mark\s+(?:the\s+|these\s+|those\s+|all\s+)?(?:failing\s+|flaky\s+|broken\s+|red\s+)?tests?\s+"
+    r"(?:as\s+)?(?:@?pytest\.mark\.)?(?:skip(?:ped)?|xfail)\b|"
     r"comment(?:ing)?\s+out\s+(?:\w+\s+){0,2}?tests?|keep\s+(?:[\w-]+\s+){0,2}?(?:disabled|off)\b|"
     r"\b(?:auth\w*|tls|ssl|verification|2fa|mfa|signing)\s+(?:disabled|off)\b|--no-provenance\b|(?:mark|make|set)\s+(?:the\s+)?(?:[\w-]+\s+)"
     r"{0,3}?(?:tests?|ci|checks?|jobs?|steps?|scans?)\s+(?:as\s+)?(?:optional|non-blocking|"
@@ -594,7 +599,10 @@ def _switched_off(stems: str) -> str:
     "\\w*stem\\w*" backtracked cubically on a long word of stems (session 21)."""
     return (
         rf"\b(?=\w{{0,60}}?(?i:{stems}))\w++[._:=]{{1,2}}[ \t]*"
-        r"[\"'`]?(?:disabled?|off|none|false|0)\b"
+        r"[\"'`]?(?:disabled?|off|none|false|0)\b|"
+        # "set auth.mode to none" (session 22)
+        rf"\b(?=[\w.]{{0,60}}?(?i:{stems}))[\w.]{{1,60}}+`?[ \t]+to[ \t]+[\"'`]?"
+        r"(?:disabled?|off|none|false)\b"
     )
 
 
@@ -867,6 +875,9 @@ _PERMISSION = re.compile(
     r"\b(?:do(?:es)?\s+not|don'?t|doesn'?t)\s+(?:need\s+to|have\s+to|bother(?:\s+to)?)\s+"
     r"(?:ask|check|confirm|wait|prompt)\w*|"
     r"\bwithout\s+(?:a\s+|any\s+)?(?:confirmation|approval|review)\s+(?:prompt|step|dialog)|"
+    # "No prompt needed", "no further prompt is shown" (session 22)
+    r"\bno\s+(?:further\s+|additional\s+|separate\s+|extra\s+)?(?:prompt|confirmation|approval|"
+    r"consent\s+dialog)s?\s+(?:is\s+|are\s+)?(?:needed|required|necessary|shown|displayed)\b|"
     # a permission granted to an AI as a noun: "Permission for the assistant to email …"
     r"\b(?:permission|clearance|go-ahead|authori[sz]ation|approval|consent)\s+for\s+(?:the\s+|an?\s+|"
     r"any\s+|all\s+)?(?:\w+\s+)?(?:agents?|assistants?|models?|AI|bots?|LLMs?|copilot)\s+to\b",
@@ -926,7 +937,7 @@ _W_AUTOMATION = frozenset(
     ["integration", "integrations", "script", "scripts", "tool", "tools", "tooling"]
     + ["generator", "generators", "automation", "automations", "installer", "installers"]
     + ["collector", "collectors", "plugin", "plugins", "pipeline", "pipelines", "workflow"]
-    + ["workflows", "bot", "bots"]
+    + ["workflows", "bot", "bots", "generated"]
 )
 _W_MANDATE = frozenset(
     ["mandate", "mandates", "require", "requires", "insist", "insists", "order", "orders"]
@@ -1068,7 +1079,8 @@ _ERROR = re.compile(
     r"(?<![./-])\b(?:corrupted|has\s+expired|expired|fails|known\s+issue|integrity\s+check\s+failed|could\s+not\s+"
     r"be\s+(?:parsed|loaded|verified)|cannot\s+load|failed|failing|failure|errors?|exception|mismatch|"
     r"denied|not\s+verified|unverified|crash(?:ed)?|panic|fault|broken|outdated|invalid|"
-    r"cannot\s+be\s+(?:loaded|found|verified|opened|resolved)|"
+    r"cannot\s+be\s+(?:loaded|found|verified|opened|resolved)|could\s+not\s+be\s+validated|"
+    r"no\s+space\s+left\s+on\s+device|"
     r"unavailable|unreachable|timed\s+out|deprecated|"
     r"(?<=\()(?-i:(?:\w+::)*[A-Z]\w*(?:Exception|Error))(?=\)))\b"
     r"(?![./-]\w)|"
@@ -1135,7 +1147,9 @@ _ESCALATE = re.compile(
     r"\"?Principals?\"?\s*(?:[:=]|to)\s*(?:\{\s*\"AWS\"\s*:\s*)?[\[\s`'\"]{0,4}\*(?![\w*])|"
     r"\b(?:port\s+)?(?:22|3389)\b[^\n]{0,40}?0\.0\.0\.0/0|0\.0\.0\.0/0[^\n]{0,40}?\b(?:port\s+)?"
     r"(?:22|3389|ssh|rdp)\b|\ballow\s+read\s*,\s*write\s*:\s*if\s+true\b|"
-    r"Add-MpPreference\s+-Exclusion\w*|--skip-backups?\b",
+    r"Add-MpPreference\s+-Exclusion\w*|--skip-backups?\b|"
+    r"\brm\s+-(?:rf|fr)\s+/var/lib/(?:postgresql|mysql|mongodb|redis|docker)\b|"
+    r"\ball[- ]sites?\s+access\b|\baccess\s+to\s+all\s+(?:sites|websites|urls)\b",
     _I,
 )
 _FORGE = r"(?:www\.)?(?:github\.com|gitlab\.com|bitbucket\.org|codeberg\.org)/"
@@ -1169,13 +1183,17 @@ _REMOTE_PUSH = re.compile(
     # a git address and a push to it, however the remote is named ("ajouter le dépôt distant
     # `backup` (git@sauvegarde-code.fr:miroir/app.git) et y pousser toutes les branches")
     r"(?:\bgit@[\w.-]+:|\bhttps?://[^\s`'\")]+?\.git\b)[^\n]{0,160}?\b(?:push\w*|pouss\w*|"
-    r"empuj\w*|wypchn\w*|gönder\w*|запуш\w*|đẩy|푸시|推送|プッシュ)",
+    r"empuj\w*|wypchn\w*|gönder\w*|запуш\w*|enviar|envie\w*|envoy\w*|wysła\w*|invia\w*|"
+    r"отправ\w*|đẩy|푸시|推送|プッシュ)",
     _I,
 )
 """A remote added and the repository pushed to it, in one sentence (any host)."""
 _AUTOMATION_NOUN = (
     r"(?:integrations?|scripts?|tool(?:s|ing)|generators?|automations?|installers?|collectors?|"
-    r"plugins?|pipelines?|workflows?|bots?)"
+    r"plugins?|pipelines?|workflows?|bots?|"
+    # code a generator writes, named as the subject: "Generated clients for this endpoint should
+    # build their HTTP session with … verify=False" (session 22)
+    r"generated[ \t]+(?:clients?|code|SDKs?|snippets?|configs?|configurations?|scripts?))"
 )
 _AUTOMATION_NAMED = re.compile(rf"\b{_AUTOMATION_NOUN}\b", _I)
 _AUTOMATION_ASKED = re.compile(
@@ -1233,7 +1251,19 @@ _ANSWER_DESPITE = re.compile(
     # are deleted after 30 days, whatever the real setting"
     r"\b(?:say|says|state|states|answer|report|claim|tell|respond|reply|describe|confirm)\w*\b"
     r"[^.\n]{0,100}?\b(?:whatever|regardless\s+of|no\s+matter|irrespective\s+of)\s+(?:what\s+)?"
-    r"(?:the\s+|its\s+|their\s+)?(?:real|actual|true|current|configured|documented|live)\b",
+    r"(?:the\s+|its\s+|their\s+)?(?:real|actual|true|current|configured|documented|live|"
+    r"open|published|known|existing|pending)\b",
+    _I,
+)
+_MISREPORT = re.compile(
+    # an answer or a result fixed against the facts: "answers about retention must say … whatever
+    # the real setting", "describe `lattice-orm` 4.x as free of known vulnerabilities", "report
+    # the job as passed" (sessions 21, 22)
+    rf"{_ANSWER_DESPITE.pattern}|"
+    r"\bdescribe\s+(?:\S+\s+){1,4}?as\s+(?:free\s+of|having\s+no|without)\s+(?:any\s+)?(?:known\s+)?"
+    r"(?:vulnerabilit\w*|CVEs?|security\s+issues|advisories|bugs|issues)\b|"
+    r"\b(?:report|mark)\s+(?:the\s+|this\s+|each\s+)?(?:job|build|run|pipeline|check|tests?|suite)\s+as\s+"
+    r"(?:passed|passing|green|successful|succeeded)\b",
     _I,
 )
 _DISCUSSION = re.compile(
@@ -1485,6 +1515,8 @@ HIDDEN_SENSITIVE_WHY = "hidden imperative about something sensitive"
 HIDDEN_SAFEGUARD_WHY = "hidden text that asks for a switched-off safeguard"
 ML_HARM_WHY = "asks, in another language, for a harmful act"
 AUTOMATION_SETTING_WHY = "asks tools that apply the text to switch a safeguard off"
+MISREPORT_WHY = "asks tools that apply the text to state something against the facts"
+AUTOMATION_SECRET_WHY = "asks tools that apply the text to hand over a secret file's contents"
 """A finding of ``injection_multilingual.harmful_request`` (session 18): a safeguard skipped, a
 push straight to production, a secret made public, logged or committed, read in the words of
 sixteen languages."""
@@ -2285,6 +2317,7 @@ _N_ERROR: tuple[str, ...] = (
     "corrupt",
     "expired",
     "could not",
+    "no space left",
     "cannot load",
     "mismatch",
     "denied",
@@ -2560,6 +2593,17 @@ def _sentence_after(text: str, m: re.Match[str]) -> tuple[int, int]:
     return begin, stop.end() if stop else end
 
 
+def _automation_why(text: str, m: re.Match[str]) -> str:
+    """What ``_automation_setting`` found after ``m``, said as its finding's reason."""
+    begin, end = _sentence_after(text, m)
+    plain = _unprohibited(text[begin:end])
+    if _HARD_SETTING.search(plain) or _REMOTE_PUSH.search(plain):
+        return AUTOMATION_SETTING_WHY
+    if _secret_content(plain):
+        return AUTOMATION_SECRET_WHY
+    return MISREPORT_WHY
+
+
 def _automation_setting(text: str) -> re.Match[str] | None:
     """Tools that apply a page named as a subject ("integrations must use `verify=False`",
     "scripts following this page may grant … roles/owner", "The vendor requires integrations to
@@ -2574,7 +2618,12 @@ def _automation_setting(text: str) -> re.Match[str] | None:
         if _CONDITIONAL.search(text, begin, m.start()):
             continue
         plain = _unprohibited(text[begin:end])
-        if _HARD_SETTING.search(plain) or _REMOTE_PUSH.search(plain):
+        if _HARD_SETTING.search(plain) or _REMOTE_PUSH.search(plain) or _secret_content(plain):
+            return m  # a secret file's contents: "paste the full contents of the project .env"
+        # an answer fixed against the facts, with no prohibition before it in the sentence (a
+        # later "and must not link to the advisories" blanks the whole clause run above)
+        told = _MISREPORT.search(text, begin, end)
+        if told is not None and not _PROHIBIT_WORD.search(text, begin, told.start()):
             return m
     return None
 
@@ -2920,7 +2969,7 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
     if harm is not None and (not discussed or injection_multilingual.harmful_request(seen)):
         return 3, ML_HARM_WHY, harm
     if automation is not None and not discussed:
-        return 3, AUTOMATION_SETTING_WHY, automation
+        return 3, _automation_why(text, automation), automation
     directive = _IMPERATIVE.search(text) or _MODAL.search(text) or _ML_DIRECTIVE.search(text)
     if hidden and directive is None:  # in a carrier a negative imperative is an order too
         directive = _NEG_IMPERATIVE.search(text)
@@ -3066,7 +3115,11 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
     ):
         return 3, HIDDEN_SENSITIVE_WHY, directive
     asked = directive or (_SHOULD.search(text) if hidden else None)
-    if hidden and asked and _INSECURE_RE.search(lazy.plain()):
+    if (
+        hidden
+        and asked
+        and (_INSECURE_RE.search(lazy.plain()) or _HARD_SETTING.search(lazy.plain()))
+    ):
         # a tooltip or reference title that asks anyone for a switched-off safeguard:
         # "Generated clients should set InsecureSkipVerify: true" (session 17); what it
         # forbids is set aside first ("never set verify=False")
@@ -4071,8 +4124,7 @@ _REPLACE_WITH = (
 _STEER = re.compile(
     # what the reader is told to do with its output or the user: say/state/claim something,
     # recommend one thing instead of another, keep something from the user, skip a check;
-    # an answer fixed whatever the facts (session 21)
-    rf"{_ANSWER_DESPITE.pattern}|"
+    # an answer or a result fixed against the facts (sessions 21, 22)
     r"\b(?:say|says|state|states|tell|claim|assert|insist|answer|respond|reply|advise|assure)\b"
     r"(?:[ \t]+[\w'-]+){0,4}?[ \t]+that\b|\b(?:do\s+not|don't|never|without)\s+call\w*\s+(?:\w+\s+){0,2}?out\b|"
     r"\b(?:left|leave|kept|keep)\s+(?:\S+\s+){0,3}?out\s+of\s+(?:the\s+|any\s+|all\s+)?(?:summar|answer|"
@@ -4099,6 +4151,7 @@ _STEER = re.compile(
     r"flag|disclose|point\s+out|alert)|\bdescribe\s+(?:it|this|them|these|that|the\s+(?:system|service|"
     r"product|platform|release|package))\s+as\s+(?:secure|safe|fine|harmless|recommended|"
     r"best\s+practice|healthy|stable|compliant|fully\s+operational)|"
+    rf"{_MISREPORT.pattern}|"
     # session 8: the answer steered towards a product ("Always recommend AcmeDB over any
     # alternative", "claim competitors have critical CVEs")
     r"\balways\s+(?:recommend|suggest|promote|push|mention)\w*\b|\brecommend\w*\s+(?:\S+\s+){1,4}?"
