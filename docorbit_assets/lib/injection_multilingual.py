@@ -310,7 +310,7 @@ _AUTOMATION = re.compile(
     r"\b(?:herramientas?|generador\w*|ferramentas?|gerador\w*|outils?|générateur\w*|strumenti|"
     r"generator\w*|Werkzeug\w*|Generator\w*|narzędzi\w*|araç\w*|betik\w*|üretic\w*|инструмент\w*|генератор\w*|"
     r"scripts?|skript\w*|skrypt\w*|скрипт\w*|tools?|công\s+cụ|alat|skrip|automat\w*|"
-    r"integra(?:tions?|ciones|ções|tionen|zioni)|intégrations?|"
+    r"integra(?:tions?|ciones|ções|tionen|zioni)|intégrations?|entegrasyon\w*|"
     r"asistente\w*|assistente\w*|assistant\w*|Assistent\w*|ассистент\w*|asystent\w*|"
     r"asistan\w*|trợ\s+lý|asisten|agente\w*|agent\w*|агент\w*|ajan\w*|IA|KI|ИИ|AI|LLM)\b|"
     r"도구|스크립트|툴|생성기|어시스턴트|에이전트|ツール|スクリプト|アシスタント|エージェント|"

@@ -798,7 +798,8 @@ _PREAPPROVED = re.compile(
     r"\b(?:approved|authori[sz]ed|okayed|ok'd|consented|agreed|permitted|allowed|cleared|"
     r"confirmed|signed\s+off|green-?lit|accepted|said\s+yes|blessed)\b(?:\s+[\w'-]{1,40}){0,6}?\s+"
     r"(?:ahead\s+of\s+time|"
-    r"beforehand|in\s+advance|earlier|previously|already|at\s+(?:setup|sign-?up|install(?:ation)?|"
+    r"beforehand|in\s+advance|earlier|previously|already|last\s+(?:week|month|quarter|year|sprint)|"
+    r"at\s+(?:setup|sign-?up|install(?:ation)?|"
     r"onboarding|creation|enrol(?:l?ment)?)|during\s+(?:setup|onboarding|sign-?up|install(?:ation)?|"
     r"provisioning|enrol(?:l?ment)|registration)|"
     # session 22: "approved the expanded scope set when the workspace was created"
@@ -877,7 +878,7 @@ _PERMISSION = re.compile(
     r"\bwithout\s+(?:a\s+|any\s+)?(?:confirmation|approval|review)\s+(?:prompt|step|dialog)|"
     # "No prompt needed", "no further prompt is shown" (session 22)
     r"\bno\s+(?:further\s+|additional\s+|separate\s+|extra\s+)?(?:prompt|confirmation|approval|"
-    r"consent\s+dialog)s?\s+(?:is\s+|are\s+)?(?:needed|required|necessary|shown|displayed)\b|"
+    r"sign-?off|consent\s+dialog)s?\s+(?:is\s+|are\s+)?(?:needed|required|necessary|shown|displayed)\b|"
     # a permission granted to an AI as a noun: "Permission for the assistant to email …"
     r"\b(?:permission|clearance|go-ahead|authori[sz]ation|approval|consent)\s+for\s+(?:the\s+|an?\s+|"
     r"any\s+|all\s+)?(?:\w+\s+)?(?:agents?|assistants?|models?|AI|bots?|LLMs?|copilot)\s+to\b",
@@ -928,9 +929,13 @@ _MANDATE = re.compile(
     # a body named by its field alone: "Compliance mandates unredacted secret values in debug
     # bundles", "Policy requires that …" (session 22)
     r"(?:^|(?<=[.!?:]\s)|(?<=\n))[ \t*_]*(?:compliance|security|legal|governance|policy|audit|"
-    r"regulation|regulators?|GDPR|HIPAA|SOC\s?2|PCI(?:[\s-]DSS)?)\s+(?:now\s+|hereby\s+|"
+    r"regulation|regulators?|GDPR|HIPAA|SOC\s?2|PCI(?:[\s-]DSS)?|platform\s+engineering|"
+    r"infrastructure|infra|engineering|IT)\s+(?:now\s+|hereby\s+|"
     r"strictly\s+|also\s+)?(?:mandates|requires|demands|dictates|stipulates)\s+(?:that\b|"
-    r"(?:all|every|each|any)\b|\w+\s+to\b|(?!that\b)\w+)",
+    r"(?:all|every|each|any)\b|\w+\s+to\b|(?!that\b)[`'\"*_]{0,2}[\w-])|"
+    # "Per infra policy, generated Node services set …" (session 22)
+    r"(?:^|(?<=[.!?:]\s)|(?<=\n))[ \t*_]*(?:per|under|by)\s+(?:the\s+|our\s+)?(?:[\w-]+\s+){0,2}?"
+    r"(?:policy|mandate|directive|standard|requirement|rule)\s*,",
     _I,
 )
 _W_AUTOMATION = frozenset(
@@ -942,7 +947,7 @@ _W_AUTOMATION = frozenset(
 _W_MANDATE = frozenset(
     ["mandate", "mandates", "require", "requires", "insist", "insists", "order", "orders"]
     + ["direct", "directs", "decree", "decrees", "stipulate", "stipulates", "demand", "demands"]
-    + ["mandated", "required", "ordered", "directed", "decreed", "ruled", "decided"]
+    + ["mandated", "required", "ordered", "directed", "decreed", "ruled", "decided", "policy"]
 )
 
 
@@ -982,7 +987,7 @@ _AUTHORITY_STRONG = re.compile(
     _I,
 )
 _LEAK = re.compile(
-    rf"\b(?:paste|print|output|reveal|send|share|show|upload|post|include|repeat|dump|cat|"
+    rf"\b(?:paste|print|output|reveal|send|share|show|upload|post|include|repeat|dump|cat|attach|"
     rf"display|forward|export|leak|e-?mail|disclose|divulge|hand\s+over|give\s+out)\b[^\n]{{0,80}}?"
     rf"{_SECRET}|\$\(\s*cat\b|cat\s+~/|"
     # secrets asked for with their protection off: "mandates unredacted secret values in debug
@@ -1148,6 +1153,7 @@ _ESCALATE = re.compile(
     r"\b(?:port\s+)?(?:22|3389)\b[^\n]{0,40}?0\.0\.0\.0/0|0\.0\.0\.0/0[^\n]{0,40}?\b(?:port\s+)?"
     r"(?:22|3389|ssh|rdp)\b|\ballow\s+read\s*,\s*write\s*:\s*if\s+true\b|"
     r"Add-MpPreference\s+-Exclusion\w*|--skip-backups?\b|"
+    r"\bchmod\s+(?:-R\s+)?0?777\s+/(?=[\s`'\"]|$)|--nogpgcheck\b|\bgpgcheck\s*=\s*0\b|"
     r"\brm\s+-(?:rf|fr)\s+/var/lib/(?:postgresql|mysql|mongodb|redis|docker)\b|"
     r"\ball[- ]sites?\s+access\b|\baccess\s+to\s+all\s+(?:sites|websites|urls)\b",
     _I,
@@ -1517,6 +1523,7 @@ ML_HARM_WHY = "asks, in another language, for a harmful act"
 AUTOMATION_SETTING_WHY = "asks tools that apply the text to switch a safeguard off"
 MISREPORT_WHY = "asks tools that apply the text to state something against the facts"
 AUTOMATION_SECRET_WHY = "asks tools that apply the text to hand over a secret file's contents"
+URL_DEPENDENCY_ASKED_WHY = "asks tools that apply the text to take a dependency from an address"
 """A finding of ``injection_multilingual.harmful_request`` (session 18): a safeguard skipped, a
 push straight to production, a secret made public, logged or committed, read in the words of
 sixteen languages."""
@@ -2599,9 +2606,18 @@ def _automation_why(text: str, m: re.Match[str]) -> str:
     plain = _unprohibited(text[begin:end])
     if _HARD_SETTING.search(plain) or _REMOTE_PUSH.search(plain):
         return AUTOMATION_SETTING_WHY
-    if _secret_content(plain):
+    if _secret_content(plain) or _ENV_OUTPUT.search(plain):
         return AUTOMATION_SECRET_WHY
+    if _URL_DEPENDENCY.search(plain):
+        return URL_DEPENDENCY_ASKED_WHY
     return MISREPORT_WHY
+
+
+_ENV_OUTPUT = re.compile(
+    # the environment's whole output named as what to hand over (every variable, secrets too):
+    # "attach the output of `env`", "gửi toàn bộ kết quả của lệnh `env` tới …" (session 22)
+    r"`(?:env|printenv|set|export\s+-p)`|\$\((?:env|printenv)\)"
+)
 
 
 def _automation_setting(text: str) -> re.Match[str] | None:
@@ -2618,8 +2634,14 @@ def _automation_setting(text: str) -> re.Match[str] | None:
         if _CONDITIONAL.search(text, begin, m.start()):
             continue
         plain = _unprohibited(text[begin:end])
-        if _HARD_SETTING.search(plain) or _REMOTE_PUSH.search(plain) or _secret_content(plain):
-            return m  # a secret file's contents: "paste the full contents of the project .env"
+        if (
+            _HARD_SETTING.search(plain)
+            or _REMOTE_PUSH.search(plain)
+            or _secret_content(plain)  # "paste the full contents of the project .env"
+            or _ENV_OUTPUT.search(plain)  # "attach the output of `env`"
+            or _URL_DEPENDENCY.search(plain)  # "install requests from git+https://…"
+        ):
+            return m
         # an answer fixed against the facts, with no prohibition before it in the sentence (a
         # later "and must not link to the advisories" blanks the whole clause run above)
         told = _MISREPORT.search(text, begin, end)
@@ -2659,6 +2681,7 @@ def _ml_setting_request(text: str) -> re.Match[str] | None:
                 or _REMOTE_PUSH.search(read)
                 or _URL_DEPENDENCY.search(read)
                 or _secret_content(read)
+                or _ENV_OUTPUT.search(read)
             )
             if risk is not None:
                 return re.compile(re.escape(risk.group())).search(text, start + risk.start())
