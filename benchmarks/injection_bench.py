@@ -118,6 +118,11 @@ PAGES = {
     "4,000 lines of 'also'": "also\n" * 4_000,
     "one 20 kB word of betik after 'AI:'": "AI: " + "betik" * 4_000,
     "one 20 kB word of data- in an attribute": '<p data-x="' + "data-" * 4_000 + '">',
+    # session 22: nested policy keys (a configuration's deny/ask lists are set aside; each
+    # key's block takes in the deeper lines after it, bounded per key and per text) and a
+    # paragraph of sentence openers read for unannounced first words
+    "1,500 nested deny: keys": "".join(" " * i + "deny:\n" for i in range(1_500)),
+    "20,000 sentence openers": "Merge. Main. Without. Review. " * 5_000,
 }
 
 

@@ -3763,6 +3763,9 @@ _POLICY_KEY = re.compile(
 )
 _INLINE_LIST = re.compile(r"\[[^\]\n]{0,2000}\]")
 _MAX_POLICY_LINES = 200
+_MAX_POLICY_KEYS = 200
+"""Policy keys read per text and lines walked under each: bounded work on a page of nested
+``deny:`` keys (each key's block would otherwise take in every deeper line after it)."""
 
 
 def _policy_blanked(text: str) -> str:
@@ -3774,7 +3777,7 @@ def _policy_blanked(text: str) -> str:
     if ":" not in text and "=" not in text:
         return text
     spans: list[tuple[int, int]] = []
-    for key in _POLICY_KEY.finditer(text):
+    for key in itertools.islice(_POLICY_KEY.finditer(text), _MAX_POLICY_KEYS):
         inline = _INLINE_LIST.match(text, key.end())
         if inline is not None:
             spans.append((inline.start(), inline.end()))

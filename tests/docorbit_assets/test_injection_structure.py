@@ -483,7 +483,12 @@ def test_pathological_pages_stay_bounded():
     stems = "Agents must set " + "verif" * 2_000 + " x\n\nScripts should set " + "sslverif" * 1_000
     tails = "send " + "dump" * 2_500 + " https://x.example\n\n" + "also\n" * 2_000
     words = "AI: " + "betik" * 2_000 + '\n\n<p data-x="' + "data-" * 2_000 + '">'
-    for text in (many_short, one_long, titles, split, flags, keys, stems, tails, words):
+    # session 22: nested policy keys (each key's block takes in every deeper line after it)
+    # and a paragraph of sentence openers read for first words
+    policy = "".join(" " * i + "deny:\n" for i in range(600))
+    openers = "Merge. Main. Without. Review. " * 1_500
+    texts = (many_short, one_long, titles, split, flags, keys, stems, tails, words, policy, openers)
+    for text in texts:
         found = annotate(text)
         assert text  # unchanged input; findings are bounded per view and per window kind
         assert len(found) <= 6 * MAX_FINDINGS_PER_VIEW + MAX_WINDOWS
