@@ -123,6 +123,9 @@ PAGES = {
     # paragraph of sentence openers read for unannounced first words
     "1,500 nested deny: keys": "".join(" " * i + "deny:\n" for i in range(1_500)),
     "20,000 sentence openers": "Merge. Main. Without. Review. " * 5_000,
+    # the error labels of other languages read a run of spaces two ways (quadratic: 17 s on
+    # 8,000 spaces before session 22)
+    "20,000 spaces before an error line": " " * 20_000 + "\nerror: x",
 }
 
 

@@ -487,7 +487,23 @@ def test_pathological_pages_stay_bounded():
     # and a paragraph of sentence openers read for first words
     policy = "".join(" " * i + "deny:\n" for i in range(600))
     openers = "Merge. Main. Without. Review. " * 1_500
-    texts = (many_short, one_long, titles, split, flags, keys, stems, tails, words, policy, openers)
+    # a page that opens with a long run of spaces and names an error (the error labels of other
+    # languages split the run two ways: 17 s on 8,000 spaces before session 22)
+    spaces = " " * 8_000 + "\nerror: x"
+    texts = (
+        many_short,
+        one_long,
+        titles,
+        split,
+        flags,
+        keys,
+        stems,
+        tails,
+        words,
+        policy,
+        openers,
+        spaces,
+    )
     for text in texts:
         found = annotate(text)
         assert text  # unchanged input; findings are bounded per view and per window kind
