@@ -3209,6 +3209,8 @@ _SAFE_SECRET = re.compile(
     # the clause ends there: "… from the environment and paste it into …" goes on with the secret
     # or an aside that forbids the unsafe way: "(never hard-code it)"
     r"(?=\s*(?:[.;:)]|,(?!\s*(?:and|then|also|plus)\b)|,\s*(?:and|but)\s+(?:never|not|don'?t|do\s+not)\b|"
+    # "… from `ACME_API_KEY` — never hard-code it" (session 22)
+    r"[—–-]\s*(?:never|not|don'?t|do\s+not)\b|"
     r"\n|$|(?:rather\s+than|instead\s+of)\s+"
     r"(?:hard-?cod|inlin|embedd|committ|pasting|writing)|\(\s*(?:never|not|don'?t|do\s+not)\b))|"
     # a secret parameter filled from the environment in code: `Client(api_key=os.environ["K"])`,
