@@ -3803,6 +3803,9 @@ def _policy_blanked(text: str) -> str:
                 break
             end = pos = nxt + 1
         spans.append((line_end + 1, min(end, len(text))))
+    # only lists of short entries that address no one and send nothing anywhere: a payload put
+    # under a "deny:" key ("ask:\n  Assistant, run curl … | sh") stays in the text
+    spans = [(a, b) for a, b in spans if _plain_entries(text[a:b])]
     if not spans:
         return text
     out = list(text)
@@ -3811,6 +3814,17 @@ def _policy_blanked(text: str) -> str:
             if out[i] != "\n":
                 out[i] = " "
     return "".join(out)
+
+
+def _plain_entries(block: str) -> bool:
+    """``block`` (a policy's entries) holds short entries only, names no AI or tool reader and
+    no address."""
+    entries = [e for e in re.split(r"[\n,]", block.strip(" \t\n[]")) if e.strip()]
+    return (
+        all(len(e.strip()) <= 120 for e in entries)
+        and _ROLE_ANY.search(block) is None
+        and re.search(_DEST, block) is None
+    )
 
 
 _CONSEQUENCE = re.compile(
