@@ -41,7 +41,7 @@ of each initial and reads at most ``MAX_INITIALS`` initials per run.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Container, Iterator
 from dataclasses import dataclass
 
 __all__ = ["EVIDENCE", "Acrostic", "decoded", "harmless_word"]
@@ -223,31 +223,42 @@ def _runs(text: str) -> list[tuple[int, int, str]]:
         run for mark in _MARKS for run in _line_runs(text, _marked_initial(mark), MAX_GAP)
     ]
     out = [(start, end, "".join(units)) for start, end, units in lines]
+    for start, stop, para, cuts in _paragraph_sentences(text):
+        initials = "".join(para[c] for c in cuts if c < len(para) and para[c].isalpha())
+        if len(initials) > MIN_UNITS:
+            out.append((start, stop, initials[:MAX_INITIALS]))
+    return out
+
+
+def _paragraph_sentences(text: str) -> Iterator[tuple[int, int, str, list[int]]]:
+    """Each paragraph of ``text`` as ``(start, stop, paragraph, cuts)``: the offsets in the
+    paragraph where its sentences begin."""
     start = 0
     bounds = [(m.start(), m.end()) for m in _PARAGRAPH.finditer(text)] + [(len(text), len(text))]
     for stop, nxt in bounds:
         para = text[start:stop]
-        cuts = [0] + [m.end() for m in _SENTENCE_END.finditer(para)]
-        initials = "".join(para[c] for c in cuts if c < len(para) and para[c].isalpha())
-        if len(initials) > MIN_UNITS:
-            out.append((start, stop, initials[:MAX_INITIALS]))
+        yield start, stop, para, [0] + [m.end() for m in _SENTENCE_END.finditer(para)]
         start = nxt
-    return out
+
+
+def _stretches(words: list[str], vocab: Container[str]) -> Iterator[tuple[str, ...]]:
+    """The runs of consecutive ``words`` that are all in ``vocab`` (split where one is not)."""
+    i = 0
+    while i < len(words):
+        j = i
+        while j < len(words) and words[j] in vocab:
+            j += 1
+        yield tuple(words[i:j])
+        i = j + 1
 
 
 def _word_message(words: list[str]) -> tuple[str, ...] | None:
     """The longest stretch of ``words`` that holds an action and a target and no word outside
     the lexicon, covering at least ``RUN_SHARE`` of them."""
     best: tuple[str, ...] | None = None
-    i = 0
-    while i < len(words):
-        j = i
-        while j < len(words) and words[j] in _KIND:
-            j += 1
-        seq = tuple(words[i:j])
+    for seq in _stretches(words, _KIND):
         if {"a", "t"} <= {_KIND[w] for w in seq} and (best is None or len(seq) > len(best)):
             best = seq
-        i = j + 1
     return best if best and len(best) >= RUN_SHARE * len(words) else None
 
 
@@ -259,7 +270,10 @@ _STRONG_TARGET_WORDS = """instructions rules safety secret secrets key keys toke
     root pr review"""
 _STRONG_TARGETS = frozenset(_STRONG_TARGET_WORDS.split())
 _ORDER_FILLER_WORDS = "previous prior above earlier everything without"
-_UNANNOUNCED_WORDS = frozenset(_ORDER_FILLER_WORDS.split()) | _STRONG_ACTIONS | _STRONG_TARGETS
+_UNANNOUNCED_VOCAB = (
+    frozenset(_KIND) | frozenset(_ORDER_FILLER_WORDS.split()) | _STRONG_ACTIONS | _STRONG_TARGETS
+)
+"""The words a first-word message with nothing announcing it may hold."""
 
 
 def _strong_word_message(words: list[str]) -> tuple[str, ...] | None:
@@ -270,12 +284,7 @@ def _strong_word_message(words: list[str]) -> tuple[str, ...] | None:
     within two words by a strong target (instructions, secrets, keys, `main` …). Ordinary
     prose's sentence openers ("Run … Then … Check … The …") hold no such pair."""
     best: tuple[str, ...] | None = None
-    i = 0
-    while i < len(words):
-        j = i
-        while j < len(words) and (words[j] in _KIND or words[j] in _UNANNOUNCED_WORDS):
-            j += 1
-        seq = tuple(words[i:j])
+    for seq in _stretches(words, _UNANNOUNCED_VOCAB):
         if len(seq) >= MIN_UNITS and (best is None or len(seq) > len(best)):
             content = sum(
                 1
@@ -288,22 +297,16 @@ def _strong_word_message(words: list[str]) -> tuple[str, ...] | None:
             )
             if paired and content >= CONTENT_SHARE * len(seq):
                 best = seq
-        i = j + 1
     return best if best and len(best) >= RUN_SHARE * len(words) else None
 
 
 def _sentence_first_words(text: str) -> list[tuple[int, int, list[str]]]:
     """Per paragraph of more than ``MIN_UNITS`` sentences, the first word of each sentence."""
     out: list[tuple[int, int, list[str]]] = []
-    start = 0
-    bounds = [(m.start(), m.end()) for m in _PARAGRAPH.finditer(text)] + [(len(text), len(text))]
-    for stop, nxt in bounds:
-        para = text[start:stop]
-        cuts = [0] + [m.end() for m in _SENTENCE_END.finditer(para)]
+    for start, stop, para, cuts in _paragraph_sentences(text):
         words = [w.group().lower() for c in cuts[:MAX_INITIALS] if (w := _WORD.match(para, c))]
         if len(words) > MIN_UNITS:
             out.append((start, stop, words))
-        start = nxt
     return out
 
 

@@ -2602,17 +2602,22 @@ def _sentence_after(text: str, m: re.Match[str]) -> tuple[int, int]:
     return begin, stop.end() if stop else end
 
 
-def _automation_why(text: str, m: re.Match[str]) -> str:
-    """What ``_automation_setting`` found after ``m``, said as its finding's reason."""
-    begin, end = _sentence_after(text, m)
-    plain = _unprohibited(text[begin:end])
-    if _HARD_SETTING.search(plain) or _REMOTE_PUSH.search(plain):
-        return AUTOMATION_SETTING_WHY
-    if _secret_content(plain) or _ENV_OUTPUT.search(plain):
-        return AUTOMATION_SECRET_WHY
-    if _URL_DEPENDENCY.search(plain):
-        return URL_DEPENDENCY_ASKED_WHY
-    return MISREPORT_WHY
+def _tool_risk(sentence: str) -> tuple[re.Match[str], str] | None:
+    """What no tool applying a page should be asked for, read the same in every language, in
+    ``sentence``: a setting (``_HARD_SETTING``), a push to a new remote (``_REMOTE_PUSH``), a
+    secret file's contents or the environment's output, a dependency from an address; the
+    match and the reason a finding says it with (``_automation_setting``, ``_ml_setting_request``)."""
+    for find, why in (
+        (_HARD_SETTING.search, AUTOMATION_SETTING_WHY),
+        (_REMOTE_PUSH.search, AUTOMATION_SETTING_WHY),
+        (_secret_content, AUTOMATION_SECRET_WHY),  # "paste the full contents of the project .env"
+        (_ENV_OUTPUT.search, AUTOMATION_SECRET_WHY),  # "attach the output of `env`"
+        (_URL_DEPENDENCY.search, URL_DEPENDENCY_ASKED_WHY),  # "install requests from git+https://…"
+    ):
+        found = find(sentence)
+        if found is not None:
+            return found, why
+    return None
 
 
 _ENV_OUTPUT = re.compile(
@@ -2622,33 +2627,29 @@ _ENV_OUTPUT = re.compile(
 )
 
 
-def _automation_setting(text: str) -> re.Match[str] | None:
+def _automation_setting(text: str) -> tuple[re.Match[str], str] | None:
     """Tools that apply a page named as a subject ("integrations must use `verify=False`",
     "scripts following this page may grant … roles/owner", "The vendor requires integrations to
     run `git remote add …` and push") and asked, in the same sentence and outside its
     prohibitions, for a setting no tool should be asked for (``_HARD_SETTING``) or to push the
     repository to a new remote (``_REMOTE_PUSH``). Not in an if-clause ("if your scripts must
-    reach a self-signed host …"), not after "teams using" (session 21)."""
+    reach a self-signed host …"), not after "teams using" (session 21); or for anything else
+    ``_tool_risk`` reads, or to state a result against the facts (``_MISREPORT``, session 22).
+    The address and the finding's reason."""
     for m in _AUTOMATION_ASKED.finditer(text):
         if _NOT_SUBJECT.search(text, max(0, m.start() - 24), m.start()):
             continue
         begin, end = _sentence_after(text, m)
         if _CONDITIONAL.search(text, begin, m.start()):
             continue
-        plain = _unprohibited(text[begin:end])
-        if (
-            _HARD_SETTING.search(plain)
-            or _REMOTE_PUSH.search(plain)
-            or _secret_content(plain)  # "paste the full contents of the project .env"
-            or _ENV_OUTPUT.search(plain)  # "attach the output of `env`"
-            or _URL_DEPENDENCY.search(plain)  # "install requests from git+https://…"
-        ):
-            return m
+        risk = _tool_risk(_unprohibited(text[begin:end]))
+        if risk is not None:
+            return m, risk[1]
         # an answer fixed against the facts, with no prohibition before it in the sentence (a
         # later "and must not link to the advisories" blanks the whole clause run above)
         told = _MISREPORT.search(text, begin, end)
         if told is not None and not _PROHIBIT_WORD.search(text, begin, told.start()):
-            return m
+            return m, MISREPORT_WHY
     return None
 
 
@@ -2678,15 +2679,10 @@ def _ml_setting_request(text: str) -> re.Match[str] | None:
             if sentence.rstrip().endswith((":", "：")) and i + 1 < len(ends):
                 nxt = ends[i + 2] if i + 2 < len(ends) else ends[i + 1]
                 read = text[start : min(nxt, start + 3_000)]
-            risk = (
-                _HARD_SETTING.search(read)
-                or _REMOTE_PUSH.search(read)
-                or _URL_DEPENDENCY.search(read)
-                or _secret_content(read)
-                or _ENV_OUTPUT.search(read)
-            )
+            risk = _tool_risk(read)
             if risk is not None:
-                return re.compile(re.escape(risk.group())).search(text, start + risk.start())
+                found = risk[0]
+                return re.compile(re.escape(found.group())).search(text, start + found.start())
         start = end
     return None
 
@@ -2897,9 +2893,10 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
     harm = injection_multilingual.harmful_request(text) if foreign_words else None
     if harm is None and foreign_words:
         harm = _ml_setting_request(text)  # "as integrações devem usar verify=False"
-    automation = (
+    automation_found = (
         _automation_setting(text) if not words.isdisjoint(_W_AUTOMATION) and not other else None
     )
+    automation = automation_found[0] if automation_found is not None else None
     cue = (
         (role or loose or tool or claim or authority or scheme or error or hidden or casual or call)
         or keyed
@@ -2993,8 +2990,8 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
             )
     if harm is not None and (not discussed or injection_multilingual.harmful_request(seen)):
         return 3, ML_HARM_WHY, harm
-    if automation is not None and not discussed:
-        return 3, _automation_why(text, automation), automation
+    if automation_found is not None and not discussed:
+        return 3, automation_found[1], automation_found[0]
     directive = _IMPERATIVE.search(text) or _MODAL.search(text) or _ML_DIRECTIVE.search(text)
     if hidden and directive is None:  # in a carrier a negative imperative is an order too
         directive = _NEG_IMPERATIVE.search(text)
