@@ -274,6 +274,32 @@ def score(run: Path, queries: Path, scorer: Path, summary: Path) -> str:
     return proc.stdout
 
 
+def use_dense_model(path: Path) -> None:
+    """Measure another bi-encoder in the dense stages: ``dense._model`` loads ``path`` instead
+    of the pinned graph, and ``MODEL_ID`` names it by hash, so the snapshot caches and the
+    vectors file are its own (a publication's vectors made with another model are refused)."""
+    import hashlib
+
+    import onnxruntime as ort
+
+    from docorbit_assets.lib import vectors
+    from docorbit_serve.search import dense
+
+    data = path.read_bytes()
+    shipped = dense._model
+    session = ort.InferenceSession(
+        data, dense.session_options(), providers=["CPUExecutionProvider"]
+    )
+
+    def model() -> tuple[object, object]:
+        return session, shipped()[1]
+
+    dense._model = model  # type: ignore[assignment]
+    dense.MODEL_ID = f"candidate:{hashlib.sha256(data).hexdigest()[:16]}"
+    vectors._TAG = dense.MODEL_ID.replace(":", "_")  # the snapshot caches' folder
+    print(f"dense model {path} ({dense.MODEL_ID})", file=sys.stderr)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument(
@@ -319,8 +345,16 @@ def main(argv: list[str] | None = None) -> int:
         help="with hybrid (default: rerank, as [settings] dense_stage): rrf fuses the dense top 50 into the lexical list (hybrid.fuse); "
         "rerank re-scores the lexical top 30 with the dense model (rerank.rescore)",
     )
+    ap.add_argument(
+        "--dense-model",
+        help="with hybrid: an ONNX bi-encoder to measure in place of the shipped MiniLM (same "
+        "tokenizer, inputs and mean pooling, e.g. scripts/finetune_dense.py's export); the home's "
+        "vectors are built with it, cached apart from the shipped model's",
+    )
     args = ap.parse_args(argv)
     cfg = ScoringConfig.from_mapping({"dense_stage": args.dense_stage})
+    if args.dense_model:
+        use_dense_model(Path(args.dense_model))
 
     data = data_dir()
     default_queries = {
