@@ -63,7 +63,7 @@ def train(a: argparse.Namespace) -> None:
     from transformers import AutoModel, AutoTokenizer
 
     torch.manual_seed(a.seed)
-    torch.set_num_threads(2)
+    torch.set_num_threads(a.threads)
     rng = random.Random(a.seed)
     qs = []
     for p in a.dump:
@@ -203,6 +203,7 @@ def main() -> None:
     t.add_argument("--batch", type=int, default=32)
     t.add_argument("--hard", type=int, default=1)
     t.add_argument("--seed", type=int, default=0)
+    t.add_argument("--threads", type=int, default=2, help="torch threads (1 beside another job)")
     e = sub.add_parser("export")
     e.add_argument("--model", required=True)
     e.add_argument("--out", required=True)
