@@ -39,6 +39,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 
@@ -301,6 +302,26 @@ def use_dense_model(path: Path) -> None:
     print(f"dense model {path} ({dense.MODEL_ID})", file=sys.stderr)
 
 
+def keep_lexical_top() -> None:
+    """Measure the RRF stage with the lexical top 1 kept first (session 23's F1): ``hybrid.fuse``
+    wrapped so the lexical ranking's first chunk leads the fused list, the rest in RRF order."""
+    from docorbit_serve.search import hybrid
+
+    fuse = hybrid.fuse
+
+    def kept(cur: Any, vectors: Any, text: str, ranked: list[dict[str, Any]], **kw: Any) -> Any:
+        out = fuse(cur, vectors, text, ranked, **kw)
+        if ranked:
+            top = ranked[0]["chunk_id"]
+            at = next((i for i, r in enumerate(out) if r["chunk_id"] == top), None)
+            if at:
+                row = out.pop(at)
+                out.insert(0, {**row, "score": out[0]["score"] + 1e-9})
+        return out
+
+    hybrid.fuse = kept  # type: ignore[assignment]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument(
@@ -353,10 +374,17 @@ def main(argv: list[str] | None = None) -> int:
         "tokenizer, inputs and mean pooling, e.g. scripts/finetune_dense.py's export); the home's "
         "vectors are built with it, cached apart from the shipped model's",
     )
+    ap.add_argument(
+        "--keep-lexical-top",
+        action="store_true",
+        help="with --dense-stage rrf: the lexical top 1 stays first (an experiment, session 23)",
+    )
     args = ap.parse_args(argv)
     cfg = ScoringConfig.from_mapping({"dense_stage": args.dense_stage})
     if args.dense_model:
         use_dense_model(Path(args.dense_model))
+    if args.keep_lexical_top:
+        keep_lexical_top()
 
     data = data_dir()
     default_queries = {
