@@ -284,7 +284,6 @@ def use_dense_model(path: Path) -> None:
 
     import onnxruntime as ort
 
-    from docorbit_assets.lib import vectors
     from docorbit_serve.search import dense
 
     data = path.read_bytes()
@@ -297,8 +296,7 @@ def use_dense_model(path: Path) -> None:
         return session, shipped()[1]
 
     dense._model = model  # type: ignore[assignment]
-    dense.MODEL_ID = f"candidate:{hashlib.sha256(data).hexdigest()[:16]}"
-    vectors._TAG = dense.MODEL_ID.replace(":", "_")  # the snapshot caches' folder
+    dense.MODEL_ID = f"candidate:{hashlib.sha256(data).hexdigest()[:16]}"  # names the caches too
     print(f"dense model {path} ({dense.MODEL_ID})", file=sys.stderr)
 
 

@@ -39,7 +39,8 @@ SCALE = 20.0
 
 
 def chunk_text(c: dict[str, Any]) -> str:
-    """``dense.chunk_text`` of a dumped candidate."""
+    """``dense.chunk_text`` of a dumped candidate (a copy: the training venv has no duckdb, so
+    it cannot import the serving package)."""
     where = [c.get("title") or "", *(c.get("breadcrumb") or []), c.get("heading") or ""]
     place = " > ".join(p for p in where if p)
     return f"{place}\n{c.get('content') or ''}"[: MAX_TOKENS * 12]

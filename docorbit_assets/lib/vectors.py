@@ -45,15 +45,17 @@ __all__ = ["PROGRESS_EVERY", "build_vectors", "stderr_progress", "vectors_path"]
 PROGRESS_EVERY = 256
 Progress = Callable[[int, int], None]
 
-_TAG = re.sub(r"[^A-Za-z0-9_.-]+", "_", dense.MODEL_ID)
-
 
 def vectors_path(home: Home, publish_id: str) -> Path:
     return home.index_dir / f"{publish_id}.vectors.npy"
 
 
 def _cache_path(home: Home, snapshot: str) -> Path:
-    return home.path / "vectors" / _TAG / f"{snapshot}.npz"
+    """A snapshot's vectors, in a folder named for the model that made them (read when called,
+    so a caller measuring another model, ``scripts/eval_dev.py --dense-model``, only sets
+    ``dense.MODEL_ID``)."""
+    tag = re.sub(r"[^A-Za-z0-9_.-]+", "_", dense.MODEL_ID)
+    return home.path / "vectors" / tag / f"{snapshot}.npz"
 
 
 def _write_atomic(path: Path, write: Callable[[io.BytesIO], None]) -> None:
