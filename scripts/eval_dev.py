@@ -300,21 +300,28 @@ def use_dense_model(path: Path) -> None:
     print(f"dense model {path} ({dense.MODEL_ID})", file=sys.stderr)
 
 
-def keep_lexical_top() -> None:
-    """Measure the RRF stage with the lexical top 1 kept first (session 23's F1): ``hybrid.fuse``
-    wrapped so the lexical ranking's first chunk leads the fused list, the rest in RRF order."""
+def keep_lexical_top(margin: float = 0.0) -> None:
+    """Measure the RRF stage with the lexical top 1 kept first: ``hybrid.fuse`` wrapped so the
+    lexical ranking's first chunk leads the fused list, the rest in RRF order. ``margin`` 0 keeps
+    it always (session 23's F1); above 0 only when it leads the lexical second by at least that
+    share of its score, the rerank stage's guard (``rerank_keep_margin``; session 24's F2)."""
     from docorbit_serve.search import hybrid
 
     fuse = hybrid.fuse
 
     def kept(cur: Any, vectors: Any, text: str, ranked: list[dict[str, Any]], **kw: Any) -> Any:
         out = fuse(cur, vectors, text, ranked, **kw)
-        if ranked:
-            top = ranked[0]["chunk_id"]
-            at = next((i for i, r in enumerate(out) if r["chunk_id"] == top), None)
-            if at:
-                row = out.pop(at)
-                out.insert(0, {**row, "score": out[0]["score"] + 1e-9})
+        if not ranked:
+            return out
+        if margin > 0 and len(ranked) > 1:
+            first, second = float(ranked[0]["score"]), float(ranked[1]["score"])
+            if first <= 0 or (first - second) / first < margin:
+                return out
+        top = ranked[0]["chunk_id"]
+        at = next((i for i, r in enumerate(out) if r["chunk_id"] == top), None)
+        if at:
+            row = out.pop(at)
+            out.insert(0, {**row, "score": out[0]["score"] + 1e-9})
         return out
 
     hybrid.fuse = kept  # type: ignore[assignment]
@@ -377,12 +384,20 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="with --dense-stage rrf: the lexical top 1 stays first (an experiment, session 23)",
     )
+    ap.add_argument(
+        "--keep-lexical-top-margin",
+        type=float,
+        default=None,
+        help="with --dense-stage rrf: the lexical top 1 stays first only when it leads the "
+        "lexical second by this share of its score (an experiment, session 24; 0.2 = the rerank "
+        "stage's guard)",
+    )
     args = ap.parse_args(argv)
     cfg = ScoringConfig.from_mapping({"dense_stage": args.dense_stage})
     if args.dense_model:
         use_dense_model(Path(args.dense_model))
-    if args.keep_lexical_top:
-        keep_lexical_top()
+    if args.keep_lexical_top or args.keep_lexical_top_margin is not None:
+        keep_lexical_top(args.keep_lexical_top_margin or 0.0)
 
     data = data_dir()
     default_queries = {
