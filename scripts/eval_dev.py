@@ -99,12 +99,19 @@ SECOND_SETS: dict[str, dict[str, object]] = {
 """Query sets: ``dev`` (the kit's dev set), ``second`` (written for issue 16 over docs the dev
 set does not cover) and ``third`` (session 7: 60 questions over the dev set's own corpus by an
 author who saw neither the dev set nor any result; the closest stand-in for the held-out
-questions) and ``fourth`` (session 23: the same brief, another blind author, 60 questions kept
-for candidates chosen on the other three)."""
+questions), ``fourth`` (session 23: the same brief, another blind author, 60 questions kept
+for candidates chosen on the other three) and ``fifth`` (session 24: the same brief, a fifth
+author, for candidates chosen on the other four)."""
 _DEV_CORPUS = {
     k: {"location": v, "library": k, "version": "", "include": ()} for k, v in DOC_SETS.items()
 }
-SETS = {"dev": _DEV_CORPUS, "second": SECOND_SETS, "third": _DEV_CORPUS, "fourth": _DEV_CORPUS}
+SETS = {
+    "dev": _DEV_CORPUS,
+    "second": SECOND_SETS,
+    "third": _DEV_CORPUS,
+    "fourth": _DEV_CORPUS,
+    "fifth": _DEV_CORPUS,
+}
 
 
 def data_dir() -> Path:
@@ -335,8 +342,8 @@ def main(argv: list[str] | None = None) -> int:
         default="dev",
         help="corpus and default query file: dev (the kit's dev set over fastapi/pydantic/httpx) "
         "or second (fixtures/eval/second_queries.jsonl over Express 5, pydantic 1.10/2.12, "
-        "hono, copilotkit) or third / fourth (fixtures/eval/third_queries.jsonl, "
-        "fourth_queries.jsonl over the dev corpus)",
+        "hono, copilotkit) or third / fourth / fifth (fixtures/eval/third_queries.jsonl, "
+        "fourth_queries.jsonl, fifth_queries.jsonl over the dev corpus)",
     )
     ap.add_argument("--backend", default="bm25,fts", help="comma-separated backends to score")
     ap.add_argument("--home", help="build into (or, with --reuse, read) this home folder")
@@ -405,6 +412,7 @@ def main(argv: list[str] | None = None) -> int:
         "second": REPO / "fixtures" / "eval" / "second_queries.jsonl",
         "third": REPO / "fixtures" / "eval" / "third_queries.jsonl",
         "fourth": REPO / "fixtures" / "eval" / "fourth_queries.jsonl",
+        "fifth": REPO / "fixtures" / "eval" / "fifth_queries.jsonl",
     }
     queries = Path(args.queries) if args.queries else default_queries[args.set]
     scorer = data / "eval" / "score_retrieval.py"

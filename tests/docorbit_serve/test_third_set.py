@@ -1,8 +1,8 @@
-"""The third and fourth question sets (sessions 7 and 23, issue 16): 60 questions each over the
-dev set's own corpus (fastapi, pydantic, httpx) by authors who saw neither the dev set nor any
-result. Well-formed, not a copy of any dev or earlier question, and every gold section is a
-section of a real slice (matched as the kit's scorer matches: the path and the anchor, or the path
-and the heading)."""
+"""The third, fourth and fifth question sets (sessions 7, 23 and 24, issue 16): 60 questions
+each over the dev set's own corpus (fastapi, pydantic, httpx) by authors who saw neither the dev
+set nor any result. Well-formed, not a copy of any dev or earlier question, and every gold
+section is a section of a real slice (matched as the kit's scorer matches: the path and the
+anchor, or the path and the heading)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import pytest
 from tests.docorbit_serve.test_second_set import _eval_dev
 from tests.support.paths import FIXTURES, REPO, SHARED_DATA, shared_data
 
-SETS = ("third", "fourth")
+SETS = ("third", "fourth", "fifth")
 KINDS = {"api", "conceptual", "config", "error", "howto", "migration"}
 
 
