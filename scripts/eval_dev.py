@@ -312,7 +312,7 @@ def keep_lexical_top(margin: float = 0.0) -> None:
     lexical ranking's first chunk leads the fused list, the rest in RRF order. ``margin`` 0 keeps
     it always (session 23's F1); above 0 only when it leads the lexical second by at least that
     share of its score, the rerank stage's guard (``rerank_keep_margin``; session 24's F2)."""
-    from docorbit_serve.search import hybrid
+    from docorbit_serve.search import hybrid, rerank
 
     fuse = hybrid.fuse
 
@@ -320,10 +320,9 @@ def keep_lexical_top(margin: float = 0.0) -> None:
         out = fuse(cur, vectors, text, ranked, **kw)
         if not ranked:
             return out
-        if margin > 0 and len(ranked) > 1:
-            first, second = float(ranked[0]["score"]), float(ranked[1]["score"])
-            if first <= 0 or (first - second) / first < margin:
-                return out
+        scores = [float(r["score"]) for r in ranked[:2]]
+        if margin > 0 and len(scores) > 1 and not rerank.top_leads(*scores, margin):
+            return out
         top = ranked[0]["chunk_id"]
         at = next((i for i, r in enumerate(out) if r["chunk_id"] == top), None)
         if at:
@@ -407,14 +406,12 @@ def main(argv: list[str] | None = None) -> int:
         keep_lexical_top(args.keep_lexical_top_margin or 0.0)
 
     data = data_dir()
-    default_queries = {
-        "dev": data / "eval" / "dev_queries.jsonl",
-        "second": REPO / "fixtures" / "eval" / "second_queries.jsonl",
-        "third": REPO / "fixtures" / "eval" / "third_queries.jsonl",
-        "fourth": REPO / "fixtures" / "eval" / "fourth_queries.jsonl",
-        "fifth": REPO / "fixtures" / "eval" / "fifth_queries.jsonl",
-    }
-    queries = Path(args.queries) if args.queries else default_queries[args.set]
+    default_queries = (  # the dev set is the kit's; the others are the project's
+        data / "eval" / "dev_queries.jsonl"
+        if args.set == "dev"
+        else REPO / "fixtures" / "eval" / f"{args.set}_queries.jsonl"
+    )
+    queries = Path(args.queries) if args.queries else default_queries
     scorer = data / "eval" / "score_retrieval.py"
     if not scorer.exists():
         scorer = REPO / "fixtures" / "kit" / "eval" / "score_retrieval.py"

@@ -63,7 +63,15 @@ from docorbit_serve.search import dense
 from docorbit_serve.search.deadline import Deadline
 from docorbit_serve.search.scoring import SCORING, ScoringConfig
 
-__all__ = ["RESERVE_S", "STAGES", "Rescored", "fuse_scores", "rescore", "served_stage"]
+__all__ = [
+    "RESERVE_S",
+    "STAGES",
+    "Rescored",
+    "fuse_scores",
+    "rescore",
+    "served_stage",
+    "top_leads",
+]
 
 # Dense stages a publication with vectors can run (``ScoringConfig.dense_stage``): ``rrf``
 # fuses a dense top-k into the lexical list (hybrid.fuse), ``rerank`` re-scores lexical
@@ -128,9 +136,15 @@ def fuse_scores(lexical: np.ndarray, sims: np.ndarray, cfg: ScoringConfig = SCOR
     return w * lex_n + (1.0 - w) * _minmax(sim)
 
 
+def top_leads(first: float, second: float, margin: float) -> bool:
+    """The score-aware guard: the lexical top-1 (``first``) leads the lexical second by at
+    least ``margin`` of its score, so it stays first whatever the dense model says."""
+    return first > 0 and (first - second) / first >= margin
+
+
 def _order(lexical: np.ndarray, fused: np.ndarray, margin: float) -> list[int]:
     order = sorted(range(len(fused)), key=lambda i: (-fused[i], i))
-    if len(lexical) > 1 and lexical[0] > 0 and (lexical[0] - lexical[1]) / lexical[0] >= margin:
+    if len(lexical) > 1 and top_leads(float(lexical[0]), float(lexical[1]), margin):
         order = [0, *(i for i in order if i != 0)]
     return order
 
