@@ -75,7 +75,7 @@ from docorbit_serve import errors
 from docorbit_serve.errors import ConfigError, IngestError
 from docorbit_serve.home import Home
 from docorbit_serve.registry import load_registry
-from docorbit_serve.search.rerank import served_stage
+from docorbit_serve.search.rerank import served_stage, stale_vectors
 
 __all__ = ["PID_TAG", "open_instance", "recover_dead_runs", "run_gc", "run_ingest"]
 
@@ -90,6 +90,8 @@ def _unchanged(home: Home, registry: Any) -> bool:
         return False
     if (registry.dense_stage if registry.hybrid else None) != served_stage(served):
         return False
+    if registry.hybrid and stale_vectors(served):
+        return False  # vectors of another model (an upgrade): rebuilt
     return plan_publication(home, registry)["publish_id"] == served.get("publish_id")
 
 

@@ -398,8 +398,30 @@ def main(argv: list[str] | None = None) -> int:
         "lexical second by this share of its score (an experiment, session 24; 0.2 = the rerank "
         "stage's guard)",
     )
+    ap.add_argument(
+        "--dense-floor",
+        type=float,
+        default=None,
+        help="with --dense-stage rrf: drop dense-only hits below this cosine similarity instead "
+        "of hybrid.DENSE_FLOOR (to calibrate the floor for a model)",
+    )
+    ap.add_argument(
+        "--scoring",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a ScoringConfig field for this run (repeatable), e.g. rerank_rrf_weight=0.7",
+    )
     args = ap.parse_args(argv)
-    cfg = ScoringConfig.from_mapping({"dense_stage": args.dense_stage})
+    if args.dense_floor is not None:
+        from docorbit_serve.search import hybrid
+
+        hybrid.DENSE_FLOOR = args.dense_floor
+    overrides: dict[str, object] = {"dense_stage": args.dense_stage}
+    for item in args.scoring:
+        key, _, value = item.partition("=")
+        overrides[key] = json.loads(value) if value[:1] in "-0123456789tf[{\"" else value
+    cfg = ScoringConfig.from_mapping(overrides)
     if args.dense_model:
         use_dense_model(Path(args.dense_model))
     if args.keep_lexical_top or args.keep_lexical_top_margin is not None:

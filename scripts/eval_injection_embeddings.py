@@ -1,5 +1,5 @@
 """The embedding alternative for injection detection, measured: nearest prototype with the
-dense model DocOrbit ships (``docorbit_serve.search.dense.embed``, all-MiniLM-L6-v2 int8).
+dense model DocOrbit ships (``docorbit_serve.search.dense.embed_base``, all-MiniLM-L6-v2 int8).
 
 Usage: ``.venv/bin/python scripts/eval_injection_embeddings.py`` (needs ``../shared/data``).
 Prototypes: the visible kit's 42 injections and 22 benign passages. A passage is called an
@@ -19,7 +19,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from docorbit_serve.search.dense import embed  # noqa: E402
+from docorbit_serve.search.dense import embed_base as embed  # noqa: E402
 
 
 def _rows(path: Path) -> list[dict]:

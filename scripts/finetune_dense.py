@@ -10,7 +10,7 @@ top 50 of a home built over the fastapi, pydantic and httpx docs, with gold flag
         fixtures/eval/synthetic_train_questions.jsonl /tmp/syn50.jsonl 50
     P=scripts/finetune_dense.py
     /tmp/tv/bin/python $P train --dump /tmp/syn50.jsonl --base BASE --out /tmp/bi/m1 --epochs 2
-    /tmp/tv/bin/python $P export --model /tmp/bi/m1 --out /tmp/bi/m1.onnx [--int8]
+    /tmp/tv/bin/python $P export --model /tmp/bi/m1 --out /tmp/bi/m1.onnx [--int8 | --int8w]
     cp -r /tmp/hdev /tmp/hdev_m1   # the vectors are the candidate model's: a home of its own
     .venv/bin/python scripts/eval_dev.py --set dev --reuse --home /tmp/hdev_m1 --backend bm25 \\
         --halves --dense-stage rrf --dense-model /tmp/bi/m1.onnx
@@ -123,10 +123,59 @@ def train(a: argparse.Namespace) -> None:
     tok.save_pretrained(a.out)
 
 
+def weight_int8(src: Path, dst: Path) -> None:
+    """Weight-only int8: every 2-D weight of a MatMul or Gather (the word embeddings) stored as
+    int8 with a float scale per output channel (per row for an embedding table), turned back
+    into float by a Cast and a Mul that onnxruntime folds when it loads the graph. Arithmetic
+    stays float (unlike ``--int8``'s dynamic quantisation of the activations); the file is a
+    quarter of the float graph's, as the shipped all-MiniLM-L6-v2 package's is."""
+    import numpy as np
+    import onnx
+    from onnx import helper, numpy_helper
+
+    m = onnx.load(str(src))
+    g = m.graph
+    uses: dict[str, set[tuple[str, int]]] = {}
+    for n in g.node:
+        for i, name in enumerate(n.input):
+            uses.setdefault(name, set()).add((n.op_type, i))
+    keep, nodes = [], []
+    for t in g.initializer:
+        w = numpy_helper.to_array(t)
+        use = uses.get(t.name, set())
+        if w.ndim != 2 or w.dtype != np.float32 or w.size < 4096 or not use:
+            keep.append(t)
+            continue
+        if use <= {("MatMul", 1)}:
+            scale = np.abs(w).max(axis=0, keepdims=True) / 127.0  # per output column
+        elif use <= {("Gather", 0)}:
+            scale = np.abs(w).max(axis=1, keepdims=True) / 127.0  # per embedding row
+        else:
+            keep.append(t)
+            continue
+        scale = np.where(scale == 0, 1.0, scale).astype(np.float32)
+        q = np.clip(np.rint(w / scale), -127, 127).astype(np.int8)
+        keep += [
+            numpy_helper.from_array(q, f"{t.name}_q"),
+            numpy_helper.from_array(scale, f"{t.name}_scale"),
+        ]
+        nodes += [
+            helper.make_node("Cast", [f"{t.name}_q"], [f"{t.name}_f"], to=onnx.TensorProto.FLOAT),
+            helper.make_node("Mul", [f"{t.name}_f", f"{t.name}_scale"], [t.name]),
+        ]
+    del g.initializer[:]
+    g.initializer.extend(keep)
+    rest = list(g.node)
+    del g.node[:]
+    g.node.extend(nodes + rest)
+    onnx.checker.check_model(m)
+    onnx.save(m, str(dst))
+
+
 def export(a: argparse.Namespace) -> None:
     """ONNX with the shipped graph's interface (input_ids, attention_mask, token_type_ids ->
     last hidden state; the product pools). ``--int8``: onnxruntime's dynamic quantisation of the
-    MatMul weights (the figures in docs/retrieval.md are the float graph's)."""
+    MatMul weights; ``--int8w``: ``weight_int8`` (what the package ships)."""
     import numpy as np
     import onnxruntime as ort
     import torch
@@ -152,7 +201,7 @@ def export(a: argparse.Namespace) -> None:
         ["a sample passage", "another, longer sample passage"], padding=True, return_tensors="pt"
     )
     out = Path(a.out)
-    graph = out.with_suffix(".fp32.onnx") if a.int8 else out
+    graph = out.with_suffix(".fp32.onnx") if a.int8 or a.int8w else out
     axes = {n: {0: "batch", 1: "tokens"} for n in [*names, "last_hidden_state"]}
     torch.onnx.export(
         Hidden(model).eval(),
@@ -174,6 +223,9 @@ def export(a: argparse.Namespace) -> None:
             per_channel=True,
             op_types_to_quantize=["MatMul"],
         )
+        graph.unlink()
+    elif a.int8w:
+        weight_int8(graph, out)
         graph.unlink()
     session = ort.InferenceSession(str(out), providers=["CPUExecutionProvider"])
     e = tok(
@@ -209,6 +261,7 @@ def main() -> None:
     e.add_argument("--model", required=True)
     e.add_argument("--out", required=True)
     e.add_argument("--int8", action="store_true")
+    e.add_argument("--int8w", action="store_true", help="weight-only int8 (what ships)")
     a = ap.parse_args()
     train(a) if a.cmd == "train" else export(a)
 

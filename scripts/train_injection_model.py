@@ -94,8 +94,8 @@ def real_doc_paragraphs(root: Path = DOCS) -> dict[str, list[str]]:
 
 
 def embed_cached(texts: list[str]) -> np.ndarray:
-    """``dense.embed`` with a cache in /tmp keyed by text hash (the eval embeds thousands)."""
-    from docorbit_serve.search.dense import embed
+    """``dense.embed_base`` with a cache in /tmp keyed by text hash (the eval embeds thousands)."""
+    from docorbit_serve.search.dense import embed_base as embed
 
     known: dict[str, np.ndarray] = {}
     if CACHE.exists():

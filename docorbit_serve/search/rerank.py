@@ -70,6 +70,7 @@ __all__ = [
     "fuse_scores",
     "rescore",
     "served_stage",
+    "stale_vectors",
     "top_leads",
 ]
 
@@ -81,6 +82,17 @@ STAGES = ("rrf", "rerank")
 RESERVE_S = 0.25
 _worker: concurrent.futures.ThreadPoolExecutor | None = None
 _worker_lock = threading.Lock()
+
+
+def stale_vectors(manifest: dict[str, Any]) -> str | None:
+    """The model a publication's vectors were made with when it is not this DocOrbit's
+    (``dense.MODEL_ID``), else ``None``: such vectors are rebuilt by the next ingest, and until
+    then a default search answers lexically."""
+    entry = manifest.get("vectors")
+    if not entry:
+        return None
+    model = entry.get("model") if isinstance(entry, dict) else None
+    return None if model == dense.MODEL_ID else str(model)
 
 
 def served_stage(manifest: dict[str, Any]) -> str | None:

@@ -211,6 +211,35 @@ def test_switching_hybrid_on_republishes_the_same_index_with_vectors(tmp_path):
         cat.close()
 
 
+def test_vectors_of_another_model_answer_lexically_until_the_next_ingest_rebuilds_them(tmp_path):
+    # An upgrade that changes the search model: the published vectors were made by the old one.
+    home = make_home(tmp_path / "p", httpx_source())
+    _set_hybrid(home, True)
+    ingest(home)
+    manifest = json.loads(home.published_path.read_text())
+    old = "all-MiniLM-L6-v2/int8-onnx/128"  # the model before session 25
+    assert manifest["vectors"]["model"] == dense.MODEL_ID != old
+    manifest["vectors"]["model"] = old
+    home.published_path.write_text(json.dumps(manifest))
+    cat = Catalog(home)
+    try:
+        res = search(cat, "how do I set a timeout")
+        assert not res.hybrid and res.hits  # a lexical answer, not an error
+        assert any(old in n and "docorbit ingest" in n for n in res.notices)
+        with pytest.raises(SearchError) as e:
+            search(cat, "how do I set a timeout", hybrid=True)
+        assert e.value.code == "hybrid_unavailable" and "docorbit ingest" in str(e.value)
+        report = ingest(home)  # same sources, same snapshots: still rebuilt
+        assert report["publish"]["status"] == "ok"
+        rebuilt = json.loads(home.published_path.read_text())
+        assert rebuilt["publish_id"] == manifest["publish_id"]
+        assert rebuilt["vectors"]["model"] == dense.MODEL_ID
+        res = search(cat, "how do I set a timeout")
+        assert res.hybrid and not res.notices
+    finally:
+        cat.close()
+
+
 def test_vectors_cache_lives_under_the_home(hybrid_home):
     caches = list((hybrid_home.path / "vectors").rglob("*.npz"))
     manifest = json.loads(hybrid_home.published_path.read_text())

