@@ -189,9 +189,17 @@ def _dedent(line: str, indent: int) -> str:
     return line[k:]
 
 
+# A permalink a site's generator puts beside a heading, kept by a text dump of the site (an
+# llms.txt made from VitePress pages: "Route [\u200b](https://…/tutorial#route)"): a link whose
+# text is empty, zero-width or a permalink sign. Not the heading's words: dropped from the text.
+_PERMALINK = r"\[[\s\u200b\u200c\u200d\u2060\ufeff#¶§🔗]*\]\([^()\s]*(?:\s+\"[^\"]*\")?\)"
+_PERMALINKS = re.compile(rf"^(?:{_PERMALINK}\s*)+|(?:\s*{_PERMALINK})+$")
+
+
 def _heading_text(raw: str) -> str:
     text = _CLOSING_HASHES.sub("", raw.strip())
-    return _ATTR_LIST.sub("", " " + text).strip()
+    text = _ATTR_LIST.sub("", " " + text).strip()
+    return _PERMALINKS.sub("", text).strip() or text
 
 
 _md_lock = threading.Lock()

@@ -11,17 +11,18 @@ Contract::
 - Fusion of a candidate ``i``, ``cfg.rerank_fusion``:
 
   ``"rrf"`` (the default since scoring v7): weighted reciprocal rank fusion within the
-  candidates, ranks from 1, ``k = cfg.rrf_k`` (60), ``w = cfg.rerank_rrf_weight`` (0.85)::
+  candidates, ranks from 1, ``k = cfg.rrf_k`` (60), ``w = cfg.rerank_rrf_weight`` (0.75)::
 
       fused_i = w / (k + lexical_rank_i) + (1 - w) / (k + dense_rank_i)
 
   ``dense_rank`` orders the candidates by the cosine similarity of the query and their chunk
-  vectors. With the lexical rank weighing 0.85 the dense model is a bounded tie-breaker: at
-  depth 30 it can lift a section about four places at most (from 5th to 1st only when it is
-  the dense model's first and those above are among its last), so a wrong dense preference
-  costs little while a lexical near-tie is settled by the model. Chosen on a plateau of
-  settings that lose on no set, half or kind against lexical search (docs/retrieval.md,
-  session 7).
+  vectors. With the lexical rank weighing 0.75 the dense model is a bounded tie-breaker: at
+  depth 30 it can lift a section eight places at most (from 8th to 1st only when it is the
+  dense model's first and the lexical first is its last), so a wrong dense preference costs
+  little while a lexical near-tie is settled by the model. Scoring v7 weighed the lexical rank
+  0.85 (four places at most) with the stock all-MiniLM-L6-v2; with DocOrbit's fine-tuned search
+  model (``dense``) 0.75 is the setting that gained on all five question sets and lost one
+  kind on one set by one question (docs/retrieval.md, session 25).
 
   ``"convex"`` (before v7)::
 

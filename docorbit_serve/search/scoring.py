@@ -133,10 +133,11 @@ class ScoringConfig:
     rerank_depth: int = 30
     # How the re-scoring stage fuses: "rrf" (scoring v7: weighted reciprocal rank fusion of
     # the lexical and the dense rank within the candidates, rrf_k, lexical weight
-    # rerank_rrf_weight; the dense model can move a section a few places, never far) or
+    # rerank_rrf_weight; the dense model can move a section a few places, never far: 0.85 with
+    # the stock MiniLM until session 25, 0.75 with the fine-tuned search model) or
     # "convex" (before v7: rerank_lexical_weight x lex / lex_top + the rest x min-max sim).
     rerank_fusion: str = "rrf"
-    rerank_rrf_weight: float = 0.85
+    rerank_rrf_weight: float = 0.75
     rerank_lexical_weight: float = 0.7
     rerank_keep_margin: float = 0.2
 

@@ -588,3 +588,22 @@ def test_a_long_line_inside_a_fence_stays_whole():
     code = "x = [" + ", ".join(str(k) for k in range(3000)) + "]"
     chunks = _chunks(f"# Code\n\n```python\n{code}\n```\n")
     assert sum(code in c["text"] for c in chunks) == 1
+
+
+def test_a_permalink_beside_a_heading_is_not_part_of_its_text():
+    # An llms.txt dumped from a VitePress site keeps each heading's permalink as a link with a
+    # zero-width text; other generators use "#" or "¶". A real link in a heading stays.
+    md = (
+        "# Routing [\u200b](https://elysiajs.com/essential/route\\#routing)\n\nText.\n\n"
+        "## [#](#groups) Groups\n\nMore.\n\n"
+        '## Hooks [¶](#hooks "Permanent link")\n\nEven more.\n\n'
+        "## See [the guide](https://example.com/guide)\n\nLast.\n"
+    )
+    rows = slice_markdown(_page("guide.md", md))
+    assert [(r["heading"], r["anchor"]) for r in rows] == [
+        ("Routing", "routing"),
+        ("Groups", "groups"),
+        ("Hooks", "hooks"),
+        ("See [the guide](https://example.com/guide)", "see-the-guide"),
+    ]
+    assert rows[1]["breadcrumb"] == ["Routing"]
