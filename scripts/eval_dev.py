@@ -360,7 +360,8 @@ def main(argv: list[str] | None = None) -> int:
         help="corpus and default query file: dev (the kit's dev set over fastapi/pydantic/httpx) "
         "or second (fixtures/eval/second_queries.jsonl over Express 5, pydantic 1.10/2.12, "
         "hono, copilotkit) or third / fourth / fifth (fixtures/eval/third_queries.jsonl, "
-        "fourth_queries.jsonl, fifth_queries.jsonl over the dev corpus)",
+        "fourth_queries.jsonl, fifth_queries.jsonl over the dev corpus) or sixth "
+        "(fixtures/eval/sixth_queries.jsonl over Express 5, Elysia and FastHTML llms files)",
     )
     ap.add_argument("--backend", default="bm25,fts", help="comma-separated backends to score")
     ap.add_argument("--home", help="build into (or, with --reuse, read) this home folder")
