@@ -439,7 +439,7 @@ def main(argv: list[str] | None = None) -> int:
     overrides: dict[str, object] = {"dense_stage": args.dense_stage}
     for item in args.scoring:
         key, _, value = item.partition("=")
-        overrides[key] = json.loads(value) if value[:1] in "-0123456789tf[{\"" else value
+        overrides[key] = json.loads(value) if value[:1] in '-0123456789tf[{"' else value
     cfg = ScoringConfig.from_mapping(overrides)
     if args.dense_model:
         use_dense_model(Path(args.dense_model))
