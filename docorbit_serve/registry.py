@@ -48,10 +48,12 @@ from docorbit_serve.settings import LIMITS, SETTINGS, SOURCE_KEYS, TOP_LEVEL, ch
 
 __all__ = [
     "KINDS",
+    "NEW_PROJECT_SETTINGS",
     "REFRESH_PRESETS",
     "Registry",
     "SourceConfig",
     "load_registry",
+    "new_registry",
     "refresh_cron",
     "save_registry",
 ]
@@ -265,10 +267,22 @@ def _positive(settings: dict[str, Any], key: str, default: float) -> float:
     return float(value)
 
 
+# What a new ``docorbit.toml`` starts with (``docorbit init``, or the first ``add`` / MCP
+# ``ingest_doc`` where none exists): hybrid search, since session 25 better than lexical search
+# on every question set for one embedding per chunk at ingest (docs/retrieval.md). An existing
+# file keeps what it says; a file without the key is lexical.
+NEW_PROJECT_SETTINGS: dict[str, Any] = {"hybrid": True}
+
+
+def new_registry(path: Path) -> Registry:
+    """The registry of a project that has no ``docorbit.toml`` yet."""
+    return Registry(path, [], dict(NEW_PROJECT_SETTINGS))
+
+
 def load_registry(path: Path) -> Registry:
-    """Read ``docorbit.toml``; a missing file is an empty registry."""
+    """Read ``docorbit.toml``; a missing file is a new project's empty registry."""
     if not path.exists():
-        return Registry(path)
+        return new_registry(path)
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:

@@ -27,7 +27,7 @@ from docorbit_serve.errors import (
     NotFound,
     UsageError,
 )
-from docorbit_serve.registry import KINDS, Registry, load_registry, save_registry
+from docorbit_serve.registry import KINDS, load_registry, new_registry, save_registry
 from docorbit_serve.settings import LIMITS
 
 __all__: list[str] = []
@@ -41,7 +41,7 @@ _HOST_PORT = re.compile(r"^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$")
 @click.option("--hybrid/--lexical", "hybrid", default=None,
               help="Set [settings] hybrid: build dense vectors at ingest for hybrid search "
               "(better answers, ~20-45 ms of CPU per chunk) or not (default: leave as is; "
-              "a new project starts lexical).")  # fmt: skip
+              "a new project starts hybrid).")  # fmt: skip
 @json_option
 @click.pass_obj
 def init(state: _State, hybrid: bool | None) -> None:
@@ -66,7 +66,7 @@ def init(state: _State, hybrid: bool | None) -> None:
         (home.path / ".gitignore").write_text("*\n", encoding="utf-8")
     config_created = not home.config_path.exists()
     if config_created:
-        save_registry(Registry(home.config_path))
+        save_registry(new_registry(home.config_path))
     reg = load_registry(home.config_path)
     if hybrid is not None and reg.settings.get("hybrid") is not hybrid:
         reg.settings["hybrid"] = hybrid

@@ -277,22 +277,41 @@ def test_mcp_server_answers_from_a_hybrid_publication(hybrid_home, clean_env):
     assert [h["chunk_id"] for h in hits] == [h.chunk_id for h in fused.hits]
 
 
-def test_init_sets_and_clears_the_hybrid_setting(tmp_path):
+def test_init_starts_a_new_project_hybrid_and_sets_or_clears_the_setting(tmp_path):
     project = tmp_path / "proj"
     project.mkdir()
     base = ["-p", str(project), "init", "--json"]
     r = CliRunner().invoke(cli, base)
     assert r.exit_code == 0, r.output
+    config = project / "docorbit.toml"
+    # A new project is hybrid, written in its file where the user sees it.
+    assert json.loads(r.stdout)["hybrid"] is True and load_registry(config).hybrid is True
+    assert "hybrid = true" in config.read_text()
+    r = CliRunner().invoke(cli, [*base, "--lexical"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["hybrid"] is False and load_registry(config).hybrid is False
+    r = CliRunner().invoke(cli, base)  # no flag: left as it is
     assert json.loads(r.stdout)["hybrid"] is False
     r = CliRunner().invoke(cli, [*base, "--hybrid"])
+    assert json.loads(r.stdout)["hybrid"] is True and load_registry(config).hybrid is True
+    # A project made lexical from the start; and an existing file without the key stays lexical.
+    other = tmp_path / "lex"
+    other.mkdir()
+    r = CliRunner().invoke(cli, ["-p", str(other), "init", "--lexical", "--json"])
+    assert json.loads(r.stdout)["hybrid"] is False
+    old = tmp_path / "old"
+    old.mkdir()
+    (old / "docorbit.toml").write_text("[settings]\nstale_after_hours = 24\n")
+    r = CliRunner().invoke(cli, ["-p", str(old), "init", "--json"])
+    assert json.loads(r.stdout)["hybrid"] is False
+
+
+def test_the_first_add_without_init_also_starts_a_hybrid_project(tmp_path):
+    project = tmp_path / "proj"
+    project.mkdir()
+    r = CliRunner().invoke(cli, ["-p", str(project), "add", str(HTTPX_DOCS), "--library", "httpx"])
     assert r.exit_code == 0, r.output
-    assert json.loads(r.stdout)["hybrid"] is True
-    config = project / "docorbit.toml"
-    assert load_registry(config).hybrid is True
-    r = CliRunner().invoke(cli, base)  # no flag: left as it is
-    assert json.loads(r.stdout)["hybrid"] is True
-    r = CliRunner().invoke(cli, [*base, "--lexical"])
-    assert json.loads(r.stdout)["hybrid"] is False and load_registry(config).hybrid is False
+    assert load_registry(project / "docorbit.toml").hybrid is True
 
 
 def test_mcp_server_that_ends_at_once_does_not_abort_while_the_model_loads(hybrid_home):
