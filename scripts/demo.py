@@ -6,7 +6,7 @@ What it does, each step through the real CLI as a subprocess (``.venv/bin/docorb
    previous demo folder is removed first, and only if it carries the demo's marker file);
 2. serves ``fixtures/site/`` (the "orbitkit" docs: an llms.txt and Markdown pages) on
    ``127.0.0.1:<free port>`` from a thread of this process;
-3. ``init --hybrid``; ``add <repo>/docs`` (DocOrbit's own docs, a local source); ``add
+3. ``init`` (a new project: hybrid search); ``add <repo>/docs`` (DocOrbit's own docs, a local source); ``add
    http://127.0.0.1:PORT/`` (a web source discovered through its llms.txt); ``list``;
    ``ingest``; ``search`` in both libraries;
 4. prints where the data went (home, tables, published.json, index) and how to open the
@@ -137,7 +137,7 @@ def main() -> int:
     with serve_site(SITE) as base:
         say(f"fixture docs site (orbitkit, llms.txt + Markdown) serving at {base}\n")
         host = base.split("//", 1)[1].rstrip("/")
-        run(project, "init", "--hybrid")  # dense vectors at ingest: hybrid search
+        run(project, "init")  # a new project: dense vectors at ingest, hybrid search
         run(project, "add", str(REPO / "docs"), "--name", "docorbit-docs", "--library", "docorbit")
         run(
             project,
