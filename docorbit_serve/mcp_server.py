@@ -272,7 +272,7 @@ def build_server(home: Home, *, read_limit: int = RESOURCE_READ_LIMIT) -> MCPSer
     ) -> Annotated[CallToolResult, IngestResult]:
         """Add a docs URL or path as a source, fetch it and publish it (reports progress)."""
 
-        def progress(step: int, total: int, message: str) -> None:
+        def progress(step: float, total: int, message: str) -> None:
             anyio.from_thread.run(ctx.report_progress, step, total, message)
 
         try:

@@ -514,7 +514,7 @@ def ingest_document(
     name: str | None = None,
     include: Sequence[str] = (),
     exclude: Sequence[str] = (),
-    progress: Callable[[int, int, str], None] | None = None,
+    progress: Callable[[float, int, str], None] | None = None,
 ) -> IngestResult:
     """Register ``location`` (``register_source`` with ``reuse``) and ingest + publish it; on
     failure a newly added source is removed again and the source's error raised (typed).
@@ -539,7 +539,7 @@ def _ingest_document(
     name: str | None,
     include: Sequence[str],
     exclude: Sequence[str],
-    progress: Callable[[int, int, str], None] | None,
+    progress: Callable[[float, int, str], None] | None,
 ) -> IngestResult:
     src, added = register_source(
         home, location, library=library, version=version, name=name,
@@ -553,8 +553,21 @@ def _ingest_document(
         if progress is not None:
             progress(step, INGEST_PROGRESS_STEPS, message)
 
+    from docorbit_assets.lib.vectors import progress_to  # the ingest imports it anyway
+
+    last = [0.0]
+
+    def embedding(done: int, total: int) -> None:
+        # Within the current step, so the value keeps increasing (MCP requires it) and the
+        # next step's whole number is still above it.
+        at = step + min(done / total, 1.0) * 0.99 if total else step
+        if progress is not None and at > max(last[0], step):
+            last[0] = at
+            progress(at, INGEST_PROGRESS_STEPS, f"embedding chunks: {done:,}/{total:,}")
+
     try:
-        report = run_ingest(home, [src.name], progress=say)
+        with progress_to(embedding):
+            report = run_ingest(home, [src.name], progress=say)
     except BaseException:
         if added:
             forget_source(home, src.name)

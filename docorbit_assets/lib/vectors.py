@@ -19,7 +19,8 @@ Contract:
   - Progress: ``progress(done, total)`` (when given) is called once before embedding, after
     every ``PROGRESS_EVERY`` chunks and at the end, counting only the chunks that need
     embedding (cached snapshots cost nothing); ``stderr_progress`` prints those calls as one
-    line each on stderr (the ingest's embedding phase took a minute of silence before).
+    line each on stderr (the ingest's embedding phase took a minute of silence before) and
+    hands them to the sinks of ``progress_to`` (MCP progress notifications).
 """
 
 from __future__ import annotations
@@ -27,7 +28,9 @@ from __future__ import annotations
 import io
 import re
 import sys
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +43,7 @@ from docorbit_serve.home import Home, atomic_write_bytes
 from docorbit_serve.search import dense
 from docorbit_serve.search.sqlfiles import sql
 
-__all__ = ["PROGRESS_EVERY", "build_vectors", "stderr_progress", "vectors_path"]
+__all__ = ["PROGRESS_EVERY", "build_vectors", "progress_to", "stderr_progress", "vectors_path"]
 
 PROGRESS_EVERY = 256
 Progress = Callable[[int, int], None]
@@ -75,11 +78,34 @@ def _cached(path: Path, ids: list[str]) -> np.ndarray | None:
     return np.asarray(vecs, dtype=np.float32)
 
 
+_sinks: list[Progress] = []
+_sinks_lock = threading.Lock()
+
+
+@contextmanager
+def progress_to(sink: Progress) -> Iterator[None]:
+    """While inside, ``stderr_progress`` also hands each ``(done, total)`` to ``sink`` (the MCP
+    ``ingest_doc`` tool turns them into progress notifications: an embedding phase of minutes is
+    not silence to the client). The asset runs in-process, on the caller's thread."""
+    with _sinks_lock:
+        _sinks.append(sink)
+    try:
+        yield
+    finally:
+        with _sinks_lock:
+            _sinks.remove(sink)
+
+
 def stderr_progress(done: int, total: int) -> None:
-    """One progress line on stderr (stdout carries the CLI's data)."""
+    """One progress line on stderr (stdout carries the CLI's data), and to every ``progress_to``
+    sink."""
     pct = 100 * done // total if total else 100
     print(f"embedding chunks for hybrid search: {done:,}/{total:,} ({pct}%)", file=sys.stderr)
     sys.stderr.flush()
+    with _sinks_lock:
+        sinks = list(_sinks)
+    for sink in sinks:
+        sink(done, total)
 
 
 class _Counter:

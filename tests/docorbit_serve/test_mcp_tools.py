@@ -269,3 +269,37 @@ def test_ingest_doc_refuses_a_blocked_url_before_touching_the_registry(
     assert out["missing"].is_error and "[bad_input]" in out["missing"].content[0].text
     assert home.config_path.read_bytes() == before
     assert not home.published_path.exists()
+
+
+def test_ingest_doc_into_a_new_project_is_hybrid_and_reports_the_embedding_phase(
+    tmp_path, clean_env
+):
+    """No docorbit.toml yet: the project ingest_doc creates is hybrid, and the minute of
+    embedding is progress the client sees, every value above the last (MCP requires it)."""
+    from tests.docorbit_serve.conftest import HTTPX_DOCS
+
+    home = tmp_path / "proj" / ".docorbit"
+    out: dict = {"progress": []}
+
+    async def progress(p, total, message):
+        out["progress"].append((p, total, message))
+
+    async def script(client):
+        out["ingest"] = await client.call_tool(
+            "ingest_doc",
+            {"location": str(HTTPX_DOCS), "library": "httpx"},
+            progress_callback=progress,
+        )
+        out["search"] = await client.call_tool(
+            "search_docs", {"query": "set a timeout on a client", "limit": 3}
+        )
+
+    _session(home, clean_env, script)
+    assert not out["ingest"].is_error, out["ingest"].content
+    assert load_registry(resolve_home(home=home, env={}).config_path).hybrid is True
+    values = [p for p, _, _ in out["progress"]]
+    assert values == sorted(values) and len(set(values)) == len(values), out["progress"]
+    assert values[-1] == out["progress"][-1][1]
+    embedding = [m for _, _, m in out["progress"] if m.startswith("embedding chunks")]
+    assert embedding and embedding[-1].endswith("196/196"), out["progress"]
+    assert out["search"].structured_content["ranking"] == "hybrid"
