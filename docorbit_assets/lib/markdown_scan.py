@@ -67,11 +67,14 @@ __all__ = [
 
 _FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
 _FENCE_CLOSE = re.compile(r"^[ \t]*(?P<run>`{3,}|~{3,})[ \t]*$")
-_ATX = re.compile(r"^ {0,3}(?P<hashes>#{1,6})(?:[ \t]+(?P<rest>.*?))?[ \t]*$")
+# ``rest`` keeps trailing blanks (the scan strips them): a lazy ``.*?`` before ``[ \t]*$`` was
+# quadratic on a heading holding a long run of spaces (20,000 spaces: 5.7 s).
+_ATX = re.compile(r"^ {0,3}(?P<hashes>#{1,6})(?:[ \t]+(?P<rest>.*))?$")
 _SETEXT_UNDERLINE = re.compile(r"^(?P<u>=+|-+)[ \t]*$")
-_CLOSING_HASHES = re.compile(r"(?:^|[ \t]+)#+[ \t]*$")
+# The lookbehinds let a run of blanks be tried from its first character only (linear time).
+_CLOSING_HASHES = re.compile(r"(?:^|(?<![ \t])[ \t]+)#+[ \t]*$")
 # Python-Markdown attr_list's header pattern (a space, then `{...}` at the end of the line).
-_ATTR_LIST = re.compile(r"[ ]+\{\:?[ ]*(?P<attrs>[^\}\n ][^\n]*)\}[ ]*$")
+_ATTR_LIST = re.compile(r"(?<![ ])[ ]+\{\:?[ ]*(?P<attrs>[^\}\n ][^\n]*)\}[ ]*$")
 _ATTR_ID = re.compile(r"(?:^|\s)#(?P<id>[^\s}]+)")
 _REFDEF = re.compile(r"^ {0,3}\[[^\]]+\]:[ \t]*\S")
 _NOT_SETEXT_TEXT = re.compile(r"^(?: {4,}|\t|[ ]{0,3}(?:[-*+>|<]|\d+[.)]\s|!!!|\?\?\?|:::))")
@@ -193,12 +196,15 @@ def _dedent(line: str, indent: int) -> str:
 # llms.txt made from VitePress pages: "Route [\u200b](https://…/tutorial#route)"): a link whose
 # text is empty, zero-width or a permalink sign. Not the heading's words: dropped from the text.
 _PERMALINK = r"\[[\s\u200b\u200c\u200d\u2060\ufeff#¶§🔗]*\]\([^()\s]*(?:\s+\"[^\"]*\")?\)"
-_PERMALINKS = re.compile(rf"^(?:{_PERMALINK}\s*)+|(?:\s*{_PERMALINK})+$")
+_PERMALINKS = re.compile(rf"^(?:{_PERMALINK}\s*)+|(?<!\s)(?:\s*{_PERMALINK})+$")
 
 
 def _heading_text(raw: str) -> str:
     text = _CLOSING_HASHES.sub("", raw.strip())
-    text = _ATTR_LIST.sub("", " " + text).strip()
+    if text.endswith("}"):
+        text = _ATTR_LIST.sub("", " " + text).strip()
+    if "](" not in text:
+        return text
     return _PERMALINKS.sub("", text).strip() or text
 
 
@@ -213,9 +219,24 @@ def _renderer() -> _markdown.Markdown:
     return _md
 
 
-@lru_cache(maxsize=65536)
+_BLANK_RUN = re.compile(r"[ \t]{2,}")
+
+
 def _render_id(source: str) -> str:
-    """The id Python-Markdown (attr_list + toc) gives the single heading in ``source``."""
+    """The id Python-Markdown (attr_list + toc) gives the single heading in ``source``. Runs of
+    blanks become one space first (the id's slug collapses them anyway), and without a closing
+    brace the braces go: attr_list's own pattern is quadratic on a long run of blanks (50,000
+    spaces: 1.5 s) and on a line of unclosed " {" (20,000: 5 s)."""
+    source = _BLANK_RUN.sub(" ", source)
+    if not source.endswith("}"):
+        # No attribute list can match; attr_list's search would still try every " {" (slow on
+        # thousands of them). Braces are not part of an id's slug.
+        source = source.replace("{", "")
+    return _render_id_of(source)
+
+
+@lru_cache(maxsize=65536)
+def _render_id_of(source: str) -> str:
     with _md_lock:
         md = _renderer()
         md.reset()
@@ -262,6 +283,8 @@ def _in_container(lines: list[str], outer: list[int], i: int) -> bool:
 
 
 def _explicit_id(raw: str) -> str:
+    if not raw.rstrip(" \t").endswith("}"):
+        return ""  # no attribute list (and no quadratic search over a line of " {" runs)
     m = _ATTR_LIST.search(raw)
     if m is None:
         return ""
@@ -389,7 +412,7 @@ def scan_markdown(markdown: str) -> Scan:
             if _in_container(lines, outer, i):
                 m = _ATX.match(line.lstrip(" "))
         if m:
-            rest = m.group("rest") or ""
+            rest = (m.group("rest") or "").rstrip(" \t")
             level = len(m.group("hashes"))
             source = "#" * level + " " + rest
             found.append((i, i, level, _heading_text(rest), source, _explicit_id(rest)))

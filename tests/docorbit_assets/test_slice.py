@@ -607,3 +607,20 @@ def test_a_permalink_beside_a_heading_is_not_part_of_its_text():
         ("See [the guide](https://example.com/guide)", "see-the-guide"),
     ]
     assert rows[1]["breadcrumb"] == ["Routing"]
+
+
+@pytest.mark.timeout(20)  # before the fix: ~50 s for these headings (quadratic on blank runs)
+def test_headings_with_long_runs_of_blanks_are_read_in_linear_time():
+    # A hostile page: heading lines holding 50,000 blanks, 20,000 unclosed " {d", closing
+    # hashes after blanks. Each is still one heading with the text and id CommonMark/MkDocs give it.
+    blanks = " " * 50_000
+    md = (
+        f"# a{blanks}b\n\nOne.\n\n"
+        f"## c{blanks}##\n\nTwo.\n\n"
+        f"## d{' {d' * 20_000}{blanks}\n\nThree.\n\n"
+        f"## e{blanks}{{ #e-id }}\n\nFour.\n"
+    )
+    rows = slice_markdown(_page("hostile.md", md))
+    # a long section is cut into parts that share its heading: one entry per section
+    got = list(dict.fromkeys((" ".join(r["heading"].split())[:10], r["anchor"][:9]) for r in rows))
+    assert got == [("a b", "a-b"), ("c", "c"), ("d {d {d {d", "d-d-d-d-d"), ("e", "e-id")]
