@@ -90,7 +90,6 @@ MODEL_SHA256 = "4e4d36f192f00e6537597fc82df7ff78365c42927c1168fdddd852d6bf6dbdab
 SHORT_MODEL_SHA256 = "bea4d9f4e34eae578811e54a5ff66b01127a5d7dda43ca0d624995ee3e601e05"
 _LONG_MODEL = ("injection_minilm_int8.onnx", MODEL_SHA256)
 _SHORT_MODEL = ("injection_minilm_short_int8.onnx", SHORT_MODEL_SHA256)
-_TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
 HIGH_LOGIT = 2.42
 """A window at or above this logit is high, whatever the rules say."""
 HIGH_LOGIT_SHORT = 5.22
@@ -148,15 +147,9 @@ def _checked(path: Path, sha256: str) -> bytes:
 @cache
 def _tokenizer() -> Any:
     """The vendored MiniLM WordPiece tokenizer, checked, read once per process."""
-    try:
-        from tokenizers import Tokenizer
-    except ImportError as e:  # pragma: no cover - a dependency
-        raise InjectionClassifierError(f"a package is missing ({e.name})") from e
-    tok_path = resources.files("docorbit_serve") / "data" / "minilm_tokenizer.json"
-    tok = Tokenizer.from_str(_checked(Path(str(tok_path)), _TOKENIZER_SHA256).decode())
-    tok.enable_truncation(MAX_TOKENS)
-    tok.enable_padding(pad_id=0, pad_token="[PAD]")  # noqa: S106 - a token name
-    return tok
+    from docorbit_serve.search.dense import minilm_tokenizer
+
+    return minilm_tokenizer(MAX_TOKENS, InjectionClassifierError)
 
 
 def session_for(model: bytes | str) -> Any:

@@ -108,17 +108,24 @@ def session_options() -> Any:
     return opts
 
 
-@cache
-def _tokenizer() -> Any:
+def minilm_tokenizer(max_tokens: int, fail: Callable[[str], Exception]) -> Any:
+    """The vendored MiniLM WordPiece tokenizer (the search model's, the stock model's and the
+    injection readers'), checked against its SHA-256, truncating at ``max_tokens``, padding
+    batches; ``fail(why)`` is the typed error of a missing package or an altered file."""
     try:
         from tokenizers import Tokenizer
     except ImportError as e:
-        raise _unavailable(f"a package is missing ({e.name}); run `make install`") from e
+        raise fail(f"a package is missing ({e.name}); run `make install`") from e
     tok_path = resources.files("docorbit_serve") / "data" / "minilm_tokenizer.json"
-    tok = Tokenizer.from_str(_checked(Path(str(tok_path)), _TOKENIZER_SHA256).decode())
-    tok.enable_truncation(MAX_TOKENS)
+    tok = Tokenizer.from_str(pinned_bytes(Path(str(tok_path)), _TOKENIZER_SHA256, fail).decode())
+    tok.enable_truncation(max_tokens)
     tok.enable_padding(pad_id=0, pad_token="[PAD]")  # noqa: S106 - a token name
     return tok
+
+
+@cache
+def _tokenizer() -> Any:
+    return minilm_tokenizer(MAX_TOKENS, _unavailable)
 
 
 def _session(model: bytes) -> Any:
