@@ -75,7 +75,7 @@ from docorbit_serve import errors
 from docorbit_serve.errors import ConfigError, IngestError
 from docorbit_serve.home import Home
 from docorbit_serve.registry import load_registry
-from docorbit_serve.search.rerank import served_stage, stale_vectors
+from docorbit_serve.search.rerank import serves
 
 __all__ = ["PID_TAG", "open_instance", "recover_dead_runs", "run_gc", "run_ingest"]
 
@@ -88,10 +88,8 @@ def _unchanged(home: Home, registry: Any) -> bool:
     served = current_manifest(home) or {}
     if not served.get("index") or not (home.path / served["index"]).is_file():
         return False
-    if (registry.dense_stage if registry.hybrid else None) != served_stage(served):
-        return False
-    if registry.hybrid and stale_vectors(served):
-        return False  # vectors of another model (an upgrade): rebuilt
+    if not serves(served, registry.dense_stage if registry.hybrid else None):
+        return False  # another dense stage, or vectors of another model (an upgrade): rebuilt
     return plan_publication(home, registry)["publish_id"] == served.get("publish_id")
 
 

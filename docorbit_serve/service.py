@@ -555,14 +555,15 @@ def _ingest_document(
 
     from docorbit_assets.lib.vectors import progress_to  # the ingest imports it anyway
 
-    last = [0.0]
+    last = 0.0
 
     def embedding(done: int, total: int) -> None:
         # Within the current step, so the value keeps increasing (MCP requires it) and the
         # next step's whole number is still above it.
+        nonlocal last
         at = step + min(done / total, 1.0) * 0.99 if total else step
-        if progress is not None and at > max(last[0], step):
-            last[0] = at
+        if progress is not None and at > max(last, step):
+            last = at
             progress(at, INGEST_PROGRESS_STEPS, f"embedding chunks: {done:,}/{total:,}")
 
     try:

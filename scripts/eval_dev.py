@@ -400,7 +400,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument(
         "--dense-model",
-        help="with hybrid: an ONNX bi-encoder to measure in place of the shipped MiniLM (same "
+        help="with hybrid: an ONNX bi-encoder to measure in place of the shipped search model (same "
         "tokenizer, inputs and mean pooling, e.g. scripts/finetune_dense.py's export); the home's "
         "vectors are built with it, cached apart from the shipped model's",
     )

@@ -20,7 +20,7 @@ from docorbit_assets.lib import index as lib_index
 from docorbit_assets.lib import publish as lib_publish
 from docorbit_assets.lib import vectors as lib_vectors
 from docorbit_serve.errors import IngestError
-from docorbit_serve.search.rerank import served_stage, stale_vectors
+from docorbit_serve.search.rerank import serves
 from docorbit_serve.search.scoring import INDEX_FORMAT
 
 __all__ = ["search_index"]
@@ -68,7 +68,7 @@ def _reusable(home, current: dict, publish_id: str, stage: str | None) -> bool:
     """``stage``: the wanted dense stage, ``None`` without vectors (not hybrid)."""
     if current.get("publish_id") != publish_id or not current.get("index"):
         return False
-    if stage != served_stage(current) or (stage and stale_vectors(current)):
+    if not serves(current, stage):
         return False  # another dense stage, or vectors of another model: rebuilt
     path = home.path / current["index"]
     # An index of an older format (what search_docs stores) is rebuilt from the same snapshots.

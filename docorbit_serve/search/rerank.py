@@ -71,6 +71,7 @@ __all__ = [
     "fuse_scores",
     "rescore",
     "served_stage",
+    "serves",
     "stale_vectors",
     "top_leads",
 ]
@@ -104,6 +105,12 @@ def served_stage(manifest: dict[str, Any]) -> str | None:
         return None
     stage = entry.get("stage") if isinstance(entry, dict) else None
     return stage if stage in STAGES else "rrf"
+
+
+def serves(manifest: dict[str, Any], stage: str | None) -> bool:
+    """Whether a publication serves the dense ``stage`` wanted now (``None``: no vectors) with
+    this DocOrbit's model; when not, an ingest rebuilds it even if no source changed."""
+    return stage == served_stage(manifest) and not (stage and stale_vectors(manifest))
 
 
 def _pool() -> concurrent.futures.ThreadPoolExecutor:
