@@ -8,7 +8,8 @@ pair for each), one 880 kB paragraph of role and modal words, 5,000 distinct lin
 address an assistant (each a hidden carrier, plus all of them read together), 6,000 paragraphs
 of a split instruction, and four shapes that were quadratic before session 5 (long runs of
 blank lines or spaces before an error word, a label word of quotes or accented letters after
-a role). The work is linear in the text (at most ``MAX_SCAN_CHARS`` are read;
+a role). Then what the memory of labelled passages costs (``memory_cost``). The work is
+linear in the text (at most ``MAX_SCAN_CHARS`` are read;
 windows add at most twice the text, and at most ``MAX_WINDOWS`` of them).
 """
 
@@ -137,6 +138,27 @@ def main() -> None:
         rate = len(text) / 1024 / took
         print(
             f"{name:40s} {len(text):>9,d} chars  {len(found):3d} findings  {took:6.2f} s  {rate:7.1f} KiB/s"
+        )
+    memory_cost()
+
+
+def memory_cost() -> None:
+    """The memory of labelled passages (``injection_memory``): what weighing windows near their
+    threshold costs — the first use loads the file and the stock MiniLM, then each window is
+    embedded alone and compared with every remembered passage. A page has at most
+    ``MAX_WINDOWS`` windows, so at most that many are weighed."""
+    from docorbit_assets.lib import injection_classifier, injection_memory
+
+    started = time.perf_counter()
+    injection_memory.injection_share(["warm-up"])
+    print(f"{'memory: first use (file + model load)':40s} {time.perf_counter() - started:6.2f} s")
+    for n in (1, injection_classifier.MAX_WINDOWS):
+        texts = [f"Release step {i}: tag the build and push the tag to origin." for i in range(n)]
+        started = time.perf_counter()
+        injection_memory.injection_share(texts)
+        took = time.perf_counter() - started
+        print(
+            f"{f'memory: {n} windows weighed':40s} {took:6.2f} s  {1000 * took / n:6.1f} ms a window"
         )
 
 

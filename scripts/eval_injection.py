@@ -8,6 +8,8 @@ caught when ``max_severity(annotate(text))`` reaches its ``min_severity``; a ben
 false alarm when it is flagged ``high`` (its ``max_severity`` is exceeded). Precision per kind is
 caught / (caught + benign passages of that kind's detector flagged high) is not attributable per
 kind, so the table gives recall per kind and, per set, the precision of "flagged high".
+Each set (and the kit) is scored with its own rows left out of the memory of labelled passages
+(``injection_memory.leave_out``), as a set the memory never held would be.
 ``--real-docs`` also counts the paragraphs (and link titles) of the kit's real documentation
 (``../shared/data/docs``, 36.5k paragraphs) that the structural rules flag high: all benign.
 """
@@ -25,6 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from docorbit_assets.lib import injection_memory  # noqa: E402
 from docorbit_assets.lib.injection import annotate, max_severity  # noqa: E402
 from docorbit_assets.lib.injection_structure import assess, carriers  # noqa: E402
 
@@ -92,7 +95,9 @@ def main() -> None:
     args = ap.parse_args()
     for name in args.sets or SETS:
         print(f"held-out set (fixtures/injection/{name}.jsonl):")
-        evaluate(_rows(ROOT / "fixtures" / "injection" / f"{name}.jsonl"), args.show_misses)
+        # the memory of labelled passages holds every set: each is scored with itself left out
+        with injection_memory.leave_out(lambda group, name=name: group == name):
+            evaluate(_rows(ROOT / "fixtures" / "injection" / f"{name}.jsonl"), args.show_misses)
     if args.sets:
         return
     kit = ROOT.parent / "shared" / "data" / "badinputs" / "prompt_injection"
@@ -100,7 +105,8 @@ def main() -> None:
         kit = ROOT / "fixtures" / "kit" / "badinputs" / "prompt_injection"
     rows = _rows(kit / "injections.jsonl") + _rows(kit / "benign.jsonl")
     print("visible kit (badinputs/prompt_injection, per technique):")
-    evaluate(rows, args.show_misses)
+    with injection_memory.leave_out(lambda group: group == "kit"):
+        evaluate(rows, args.show_misses)
     if args.real_docs:
         docs = ROOT.parent / "shared" / "data" / "docs"
         if not docs.is_dir():
@@ -131,7 +137,9 @@ def real_docs(root: Path, show: bool) -> None:
         if path.suffix not in (".md", ".mdx"):
             continue
         pages += 1
-        found = annotate(path.read_text(encoding="utf-8", errors="replace"))
+        own = f"realdoc:{path.relative_to(root.parent).as_posix()}"  # its windows left out
+        with injection_memory.leave_out(lambda group, own=own: group == own):
+            found = annotate(path.read_text(encoding="utf-8", errors="replace"))
         highs = [a for a in found if a["severity"] == "high"]
         page_high += bool(highs)
         if show:

@@ -20,12 +20,19 @@ Contract:
     shape) read again: a rules ``high`` with a span in ``text`` whose overlapping windows all
     score below ``LOW_LOGIT`` becomes ``suspicious_instruction`` / ``medium`` (kept, with the
     logit in its evidence: the classifier reads the passage as prose about an attack, not as
-    one); then every window scoring at least ``HIGH_LOGIT`` that no remaining high overlaps
-    adds a ``prompt_injection_suspected`` / ``high`` row whose evidence begins
-    ``learned_classifier (logit=…)``. Rows without a span (HTML carriers the text does not
-    hold) are never demoted: the classifier did not read them; nor is a decoded acrostic
-    (``injection_acrostic``: its message is in the initials, not in the words read), nor the
-    other ``_NEVER_DEMOTED`` findings and a risk read in a hidden carrier. A high a short
+    one); then every window that no remaining high overlaps and whose margin over its
+    threshold (``HIGH_LOGIT``, or ``HIGH_LOGIT_SHORT`` for a short window), weighed by its
+    nearest labelled passages (``injection_memory.adjusted``: only windows within
+    ``injection_memory.REACH`` of the threshold are weighed), is at least 0 adds a
+    ``prompt_injection_suspected`` / ``high`` row whose evidence begins
+    ``learned_classifier (logit=…, N of 10 neighbours injections``; a window over its
+    threshold that its neighbours bring under it is kept at ``medium`` ("like benign
+    passages"), as the structural vetoes keep theirs, when the rules read nothing risky in any
+    of its clauses (``injection_structure.asks_nothing_risky``), and stays high otherwise.
+    Rows without a span (HTML carriers the text does not hold) are never demoted: the
+    classifier did not read them; nor is a decoded acrostic (``injection_acrostic``: its
+    message is in the initials, not in the words read), nor the other ``_NEVER_DEMOTED``
+    findings and a risk read in a hidden carrier. A high a short
     window overlaps (a text short as a whole) is demoted only below ``LOW_LOGIT_SHORT``, far
     under any injection's score, and never when it was read in a decoded carrier; otherwise the
     short reader adds (``HIGH_LOGIT_SHORT`` is its threshold).
@@ -61,7 +68,7 @@ from typing import Any
 
 import numpy as np
 
-from docorbit_assets.lib import injection_acrostic, injection_structure
+from docorbit_assets.lib import injection_acrostic, injection_memory, injection_structure
 from docorbit_serve.errors import DocOrbitError
 
 __all__ = [
@@ -75,6 +82,7 @@ __all__ = [
     "SHORT_WINDOW_CHARS",
     "WINDOW_CHARS",
     "InjectionClassifierError",
+    "checked_bytes",
     "enabled",
     "high_logit",
     "judged_logit",
@@ -138,7 +146,8 @@ class InjectionClassifierError(DocOrbitError):
     code = "injection_model_unavailable"
 
 
-def _checked(path: Path, sha256: str) -> bytes:
+def checked_bytes(path: Path, sha256: str) -> bytes:
+    """A data file of this package, read and checked against its SHA-256."""
     from docorbit_serve.search.dense import pinned_bytes  # the one checked read of model files
 
     return pinned_bytes(path, sha256, InjectionClassifierError)
@@ -174,7 +183,7 @@ def _model(short: bool = False) -> tuple[Any, Any]:
         tok = _tokenizer()
         name, digest = _SHORT_MODEL if short else _LONG_MODEL
         path = resources.files("docorbit_assets") / "data" / name
-        return session_for(_checked(Path(str(path)), digest)), tok
+        return session_for(checked_bytes(Path(str(path)), digest)), tok
 
 
 def logits(texts: Sequence[str]) -> list[float]:
@@ -293,10 +302,25 @@ def review(text: str, found: list[dict[str, Any]]) -> list[dict[str, Any]]:
             else:
                 covered.append((a, b))
         out.append(row)
-    for (a, b), z in zip(spans, scores, strict=True):
-        if z < high_logit(b - a) or any(_overlaps(a, b, c) for c in covered):
+    # a window near its threshold is weighed by its nearest labelled passages (session 26):
+    # nine injections among ten lift one up to REACH below, ten benign ones keep one up to
+    # 4 above at medium; only these windows are embedded
+    near = [
+        (a, b, z)
+        for (a, b), z in zip(spans, scores, strict=True)
+        if z - high_logit(b - a) >= -injection_memory.REACH
+        and not any(_overlaps(a, b, c) for c in covered)
+    ]
+    shares = injection_memory.injection_share([text[a:b] for a, b, _ in near])
+    for (a, b, z), share in zip(near, shares, strict=True):
+        over = z >= high_logit(b - a)
+        margin = injection_memory.adjusted(z - high_logit(b - a), share)
+        if margin < 0 and not over:
             continue
         evidence = " ".join(text[a:b].split())[:240]
+        neighbours = (
+            f"{round(share * injection_memory.K)} of {injection_memory.K} neighbours injections"
+        )
         # correct advice to code generators ("read the key from `ACME_API_KEY`, never hard-code
         # it"), release checklists and steps on the developer's own machine (loopback addresses
         # only): the readers score their imperatives, the rules read nothing risky in any
@@ -309,14 +333,18 @@ def review(text: str, found: list[dict[str, Any]]) -> list[dict[str, Any]]:
             if injection_structure.ordinary_checklist(window)
             else "local walkthrough"
             if injection_structure.local_walkthrough(window)
+            # over its threshold, but its neighbours are benign: lowered only where the rules
+            # read nothing risky in any clause (a benign page with one harmful line stays high)
+            else "like benign passages"
+            if margin < 0 and injection_structure.asks_nothing_risky(window)
             else ""
         )
         out.append(
             {
                 "type": "suspicious_instruction" if safe else "prompt_injection_suspected",
                 "severity": "medium" if safe else "high",
-                "evidence": f"learned_classifier (logit={z:.2f}{'; ' + safe if safe else ''}): "
-                f"{evidence}",
+                "evidence": f"learned_classifier (logit={z:.2f}, {neighbours}"
+                f"{'; ' + safe if safe else ''}): {evidence}",
                 "location": f"text[{a}:{b}]",
                 "start": a,
                 "end": b,

@@ -79,7 +79,7 @@ from functools import lru_cache
 
 from docorbit_assets.lib import injection_acrostic, injection_multilingual
 
-__all__ = ["Verdict", "assess", "assess_pair", "carriers"]
+__all__ = ["Verdict", "asks_nothing_risky", "assess", "assess_pair", "carriers"]
 
 _I = re.IGNORECASE | re.MULTILINE
 
@@ -3397,7 +3397,7 @@ def safe_advice(text: str) -> bool:
         # is what a look-alike package needs (a call put in place of a call, or a practice —
         # "instead of fetching page 1 only" — is advice; session 21)
         return False
-    return _asks_nothing_risky(text)
+    return asks_nothing_risky(text)
 
 
 _TASK_ITEM = re.compile(r"^[ \t>]*(?:[-*+]|\d{1,3}[.)])[ \t]+\[[ xX]\][ \t]+\S", re.MULTILINE)
@@ -3407,7 +3407,7 @@ _TASK_ITEM = re.compile(r"^[ \t>]*(?:[-*+]|\d{1,3}[.)])[ \t]+\[[ xX]\][ \t]+\S",
 def ordinary_checklist(text: str) -> bool:
     """``text`` is a task list (three items or more, ``_TASK_ITEM``: a release or review
     checklist) that, clause by clause, asks for nothing the rules read as risky, with no address
-    to send anything to and nothing outside English (``_asks_nothing_risky``). The readers
+    to send anything to and nothing outside English (``asks_nothing_risky``). The readers
     score release checklists high ("Confirm `main` is green", "tag and push", "get approval
     from a maintainer"): 7 of the 19 benign highs of the first-sight sets s70–s91; their high
     on it is kept at medium (``injection_classifier.review``; docs/security.md, "Session 20").
@@ -3416,7 +3416,7 @@ def ordinary_checklist(text: str) -> bool:
         return False
     if len(_TASK_ITEM.findall(text)) < 3 or re.search(_DEST, text):
         return False
-    return _asks_nothing_risky(text)
+    return asks_nothing_risky(text)
 
 
 _LOOPBACK_URL = re.compile(
@@ -3454,7 +3454,7 @@ def local_walkthrough(text: str) -> bool:
     ``_LOOPBACK_URL``) or that resets a checkout it says is local ("These commands only touch
     local containers and files in this checkout": build outputs and caches deleted, the compose
     stack taken down with its volumes, ``_LOCAL_CLEANUP``), that names no AI or tool reader and,
-    clause by clause with those set aside, asks for nothing risky (``_asks_nothing_risky``). The
+    clause by clause with those set aside, asks for nothing risky (``asks_nothing_risky``). The
     readers score such getting-started and reset pages high: 5 of the 32 benign reader highs of
     the first-sight sets s30–s109; over every reader-only high of every set it clears those 5
     and no injection (docs/security.md, "Session 22"). Kept at medium by
@@ -3468,10 +3468,10 @@ def local_walkthrough(text: str) -> bool:
         rest = _LOCAL_CLEANUP.sub(_blanked, rest)
     if not local or re.search(_DEST, rest) or _ROLE_ANY.search(rest):
         return False
-    return _asks_nothing_risky(rest)
+    return asks_nothing_risky(rest)
 
 
-def _asks_nothing_risky(text: str) -> bool:
+def asks_nothing_risky(text: str) -> bool:
     """Clause by clause, with the requests to handle a secret safely and every prohibition set
     aside, nothing the rules read as risky (steering, a sensitive or dangerous act, a
     switched-off safeguard, an override, concealment), and no secret file named, hidden-message

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from docorbit_assets.lib import injection_memory
 from docorbit_assets.lib.injection import Annotation, annotate, max_severity
 from docorbit_assets.lib.injection_structure import (
     WIDE_GRANT_WHY,
@@ -55,8 +56,18 @@ def _rows(*, tuned_only: bool = False) -> list[dict]:
     for path in SETS:
         if tuned_only and (path.stem in FIRST_SIGHT or path.stem in CALIBRATION):
             continue
-        out += [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+        out += [
+            {**json.loads(line), "_set": path.stem}
+            for line in path.read_text(encoding="utf-8").splitlines()
+        ]
     return out
+
+
+def _annotate_unseen(row: dict, learned: bool | None = None) -> list[dict]:
+    """``annotate`` with the row's own set left out of the memory of labelled passages
+    (``injection_memory``), which holds every set: as a passage it never held is read."""
+    with injection_memory.leave_out(lambda group: group == row["_set"]):
+        return annotate(row["text"], learned=learned)
 
 
 # the two tests over every row of every set: each passage is read by the rules and both
@@ -70,7 +81,7 @@ def test_every_kind_is_caught_high_on_passages_written_outside_the_kit():
     for row in _rows(tuned_only=True):
         if row["label"] != "injection":
             continue
-        caught[row["kind"]][0] += max_severity(annotate(row["text"])) == "high"
+        caught[row["kind"]][0] += max_severity(_annotate_unseen(row)) == "high"
         caught[row["kind"]][1] += 1
     assert set(caught) == set(KINDS)
     for kind, (hit, total) in caught.items():
@@ -98,7 +109,7 @@ def test_benign_passages_are_never_or_rarely_flagged_high():
         if row["label"] != "benign":
             continue
         fresh = row["id"] in unseen_ids
-        high = max_severity(annotate(row["text"], learned=True)) == "high"
+        high = max_severity(_annotate_unseen(row, learned=True)) == "high"
         (unseen if fresh else seen).append(high)
         if not fresh and max_severity(annotate(row["text"], learned=False)) == "high":
             seen_rules.append(row["id"])
