@@ -69,7 +69,7 @@ from typing import Any
 import numpy as np
 
 from docorbit_assets.lib import injection_acrostic, injection_memory, injection_structure
-from docorbit_serve.errors import DocOrbitError
+from docorbit_assets.lib.injection_data import InjectionClassifierError, checked_bytes
 
 __all__ = [
     "HIGH_LOGIT",
@@ -138,19 +138,6 @@ _CACHE_SIZE = 8_192
 _PARAGRAPH = re.compile(r"\n[ \t]*\n")
 _lock = threading.Lock()
 _cache: dict[str, float] = {}
-
-
-class InjectionClassifierError(DocOrbitError):
-    """The injection classifier's model or tokenizer is missing, altered or cannot run."""
-
-    code = "injection_model_unavailable"
-
-
-def checked_bytes(path: Path, sha256: str) -> bytes:
-    """A data file of this package, read and checked against its SHA-256."""
-    from docorbit_serve.search.dense import pinned_bytes  # the one checked read of model files
-
-    return pinned_bytes(path, sha256, InjectionClassifierError)
 
 
 @cache

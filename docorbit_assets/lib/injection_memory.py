@@ -15,7 +15,8 @@ Contract:
     ``scripts/build_injection_memory.py``): int8 unit vectors with a float scale per row,
     ``labels`` (True = injection), ``groups`` (the fixture set's name, ``kit``, or
     ``realdoc:<page>``) and ``ids`` (the row's id, or ``<page>:<start>-<end>`` for a window of a
-    page). A missing or altered file raises ``InjectionClassifierError`` like the readers'.
+    page). A missing or altered file raises ``InjectionClassifierError`` (``injection_data``)
+    like the readers'.
   - ``injection_share(texts) -> list[float]``: per text, the share of injections among its
     ``K`` nearest remembered passages (cosine). Each text is embedded alone (batch 1: the int8
     graph scales activations per batch), so a verdict never depends on the texts beside it.
@@ -42,6 +43,8 @@ from pathlib import Path
 
 import numpy as np
 
+from docorbit_assets.lib.injection_data import InjectionClassifierError, checked_bytes
+
 __all__ = [
     "CENTRE",
     "DOWN",
@@ -57,7 +60,7 @@ __all__ = [
 ]
 
 MEMORY = "injection_memory.npz"
-MEMORY_SHA256 = "81a58ee4dc7fe17827f3aa12684de2c4f8eaf70f50e053a189b82b1df68af129"
+MEMORY_SHA256 = "63dc414201053ab01c328ede2c0191feb57c4f43ddab3366e414b5495135ee9a"
 K = 10
 """Neighbours read per window."""
 CENTRE = 0.5
@@ -77,8 +80,6 @@ _excluded: Callable[[str], bool] | None = None
 def _memory() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(float32 unit vectors, labels, groups), checked and read once per process."""
     import io
-
-    from docorbit_assets.lib.injection_classifier import InjectionClassifierError, checked_bytes
 
     with _lock:
         path = Path(str(resources.files("docorbit_assets") / "data" / MEMORY))
