@@ -289,9 +289,9 @@ def review(text: str, found: list[dict[str, Any]]) -> list[dict[str, Any]]:
             else:
                 covered.append((a, b))
         out.append(row)
-    # a window near its threshold is weighed by its nearest labelled passages (session 26):
-    # nine injections among ten lift one up to REACH below, ten benign ones keep one up to
-    # 4 above at medium; only these windows are embedded
+    # a window within REACH of its threshold is weighed by its ten nearest labelled passages
+    # (session 26): injections among them lift it (ten of ten: by REACH), benign ones lower it
+    # (ten of ten: by 4); only these windows are embedded
     near = [
         (a, b, z)
         for (a, b), z in zip(spans, scores, strict=True)
