@@ -12,7 +12,9 @@ shorter ones by the short reader). A passage is high when a long window reaches 
 or a short one ``HIGH_LOGIT_SHORT``, or when a rules high has an overlapping window at or above
 ``LOW_LOGIT`` (below it, ``review`` demotes the high to medium; a short window never demotes):
 ``passage_scores`` / ``decide``. ``--model`` / ``--short-model`` score candidate files instead
-of the shipped readers.
+of the shipped readers. The readers and thresholds only: ``annotate()`` also weighs windows near
+a threshold by their nearest labelled passages (``injection_memory``, session 26) and keeps
+the structural vetoes' windows at medium; ``scripts/eval_injection.py`` scores that.
 
 - **Real documentation** (benign): the pages of the kit (``../shared/data/docs`` and
   ``../shared/data/llms``) that ``scripts/finetune_injection_minilm.py`` did *not* train on
