@@ -35,6 +35,7 @@ Figures, the rule declared before a fresh batch scored it, and what it costs: do
 from __future__ import annotations
 
 import contextlib
+import io
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from functools import cache
@@ -79,8 +80,6 @@ _excluded: Callable[[str], bool] | None = None
 @cache
 def _memory() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(float32 unit vectors, labels, groups), checked and read once per process."""
-    import io
-
     with _lock:
         path = Path(str(resources.files("docorbit_assets") / "data" / MEMORY))
         data = np.load(io.BytesIO(checked_bytes(path, MEMORY_SHA256)), allow_pickle=False)
