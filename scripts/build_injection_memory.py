@@ -28,6 +28,7 @@ import io
 import json
 import sys
 import time
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -35,6 +36,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
+
+from finetune_injection_minilm import doc_pages  # noqa: E402
 
 from docorbit_assets.lib import injection_classifier as ic  # noqa: E402
 from docorbit_serve.search import dense  # noqa: E402
@@ -56,14 +59,7 @@ def rows(docs: Path) -> list[tuple[str, bool, str, str]]:
             r = json.loads(line)
             out.append((r["text"], r["label"] == "injection", "kit", r["id"]))
     data = docs.parent
-    pages = sorted(
-        p
-        for root in (docs, data / "llms")
-        if root.is_dir()
-        for p in root.rglob("*")
-        if p.suffix in (".md", ".mdx", ".txt") and p.name != "robots.txt"
-    )
-    for p in pages:
+    for p in doc_pages(docs):
         text = p.read_text(errors="replace")
         page = p.relative_to(data).as_posix()
         for a, b in ic.windows(text)[: ic.MAX_WINDOWS]:
@@ -89,36 +85,34 @@ def main() -> None:
     scales = np.abs(vectors).max(axis=1) / 127.0
     scales[scales == 0] = 1.0
     q = np.round(vectors / scales[:, None]).astype(np.int8)
-    buf = io.BytesIO()
-    np.savez_compressed(
-        buf,
+    labels = np.array([inj for _, inj, _, _ in items], dtype=bool)
+    data = npz(
         vectors=q,
         scales=scales.astype(np.float32),
-        labels=np.array([inj for _, inj, _, _ in items], dtype=bool),
+        labels=labels,
         groups=np.array([g for _, _, g, _ in items]),
         ids=np.array([i for *_, i in items]),
     )
-    # savez_compressed stamps each member with the time: zero it for a reproducible file
-    data = _zero_zip_times(buf.getvalue())
     args.out.write_bytes(data)
-    labels = [inj for _, inj, _, _ in items]
     print(
-        f"{len(items)} rows ({sum(labels)} injections, {len(items) - sum(labels)} benign) "
+        f"{len(items)} rows ({labels.sum()} injections, {len(items) - labels.sum()} benign) "
         f"-> {args.out} ({len(data) / 1e6:.1f} MB) in {time.perf_counter() - started:.0f} s"
     )
     print(f"MEMORY_SHA256 = {hashlib.sha256(data).hexdigest()!r}")
 
 
-def _zero_zip_times(blob: bytes) -> bytes:
-    import zipfile
-
-    src = zipfile.ZipFile(io.BytesIO(blob))
+def npz(**arrays: np.ndarray) -> bytes:
+    """``arrays`` as an ``.npz`` (what ``np.load`` reads), deflated, every member stamped
+    1980-01-01 (``np.savez_compressed`` stamps the time of writing): the same arrays give the
+    same bytes."""
     out = io.BytesIO()
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
-        for info in src.infolist():
-            fixed = zipfile.ZipInfo(info.filename, date_time=(1980, 1, 1, 0, 0, 0))
-            fixed.compress_type = zipfile.ZIP_DEFLATED
-            dst.writestr(fixed, src.read(info.filename))
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, array in arrays.items():
+            member = io.BytesIO()
+            np.lib.format.write_array(member, array, allow_pickle=False)
+            info = zipfile.ZipInfo(f"{name}.npy", date_time=(1980, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            zf.writestr(info, member.getvalue())
     return out.getvalue()
 
 

@@ -106,6 +106,18 @@ HARD_REPEAT = 8
 """How often a hard negative (``--hard``) is seen per epoch (``--hard-repeat``)."""
 
 
+def doc_pages(docs_root: Path) -> list[Path]:
+    """The kit's real documentation pages read as benign text: Markdown, MDX and text files
+    under ``docs_root`` and the ``llms`` folder beside it (robots.txt aside), sorted."""
+    return sorted(
+        p
+        for root in (docs_root, docs_root.parent / "llms")
+        if root.is_dir()
+        for p in root.rglob("*")
+        if p.suffix in (".md", ".mdx", ".txt") and p.name != "robots.txt"
+    )
+
+
 def data(docs_root: Path, also: frozenset[str] = frozenset()) -> dict[str, list[Row]]:
     """``also``: first-sight sets trained on all the same (``--train-also``), every row of them
     taken after ``--sample``; they leave the test side."""
@@ -125,13 +137,7 @@ def data(docs_root: Path, also: frozenset[str] = frozenset()) -> dict[str, list[
             elif f.stem not in held:
                 train.append(row)
     docs: list[Row] = []
-    pages = sorted(
-        p
-        for root in (docs_root, docs_root.parent / "llms")
-        if root.is_dir()
-        for p in root.rglob("*")
-        if p.suffix in (".md", ".mdx", ".txt") and p.name != "robots.txt"
-    )
+    pages = doc_pages(docs_root)
     short: list[Row] = []  # single short paragraphs: what a short passage alone looks like
     for p in pages:
         buf = ""

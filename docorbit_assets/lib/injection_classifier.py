@@ -293,16 +293,15 @@ def review(text: str, found: list[dict[str, Any]]) -> list[dict[str, Any]]:
     # (session 26): injections among them lift it (ten of ten: by REACH), benign ones lower it
     # (ten of ten: by 4); only these windows are embedded
     near = [
-        (a, b, z)
+        (a, b, z, raw)  # raw: the window's margin over its reader's threshold
         for (a, b), z in zip(spans, scores, strict=True)
-        if z - high_logit(b - a) >= -injection_memory.REACH
+        if (raw := z - high_logit(b - a)) >= -injection_memory.REACH
         and not any(_overlaps(a, b, c) for c in covered)
     ]
-    shares = injection_memory.injection_share([text[a:b] for a, b, _ in near])
-    for (a, b, z), share in zip(near, shares, strict=True):
-        over = z >= high_logit(b - a)
-        margin = injection_memory.adjusted(z - high_logit(b - a), share)
-        if margin < 0 and not over:
+    shares = injection_memory.injection_share([text[a:b] for a, b, _, _ in near])
+    for (a, b, z, raw), share in zip(near, shares, strict=True):
+        margin = injection_memory.adjusted(raw, share)
+        if margin < 0 and raw < 0:
             continue
         evidence = " ".join(text[a:b].split())[:240]
         neighbours = (
