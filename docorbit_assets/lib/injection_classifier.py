@@ -28,7 +28,11 @@ Contract:
     ``learned_classifier (logit=…, N of 10 neighbours injections``; a window over its
     threshold that its neighbours bring under it is kept at ``medium`` ("like benign
     passages"), as the structural vetoes keep theirs, when the rules read nothing risky in any
-    of its clauses (``injection_structure.asks_nothing_risky``), and stays high otherwise.
+    of its clauses (``injection_structure.asks_nothing_risky``), or when all ``K`` of its
+    neighbours are benign and the rules read no strong risk in it
+    (``injection_structure.asks_a_strong_risk``: a switched-off safeguard, an override,
+    concealment, a secret file, an approval claim, a hidden scheme, a harmful request in
+    another language; session 27), and stays high otherwise.
     Rows without a span (HTML carriers the text does not hold) are never demoted: the
     classifier did not read them; nor is a decoded acrostic (``injection_acrostic``: its
     message is in the initials, not in the words read), nor the other ``_NEVER_DEMOTED``
@@ -320,9 +324,15 @@ def review(text: str, found: list[dict[str, Any]]) -> list[dict[str, Any]]:
             else "local walkthrough"
             if injection_structure.local_walkthrough(window)
             # over its threshold, but its neighbours are benign: lowered only where the rules
-            # read nothing risky in any clause (a benign page with one harmful line stays high)
+            # read nothing risky in any clause, or, when all of them are benign, no strong risk
+            # (a benign page with one harmful line stays high; a delete or `rm -rf` among ten
+            # benign neighbours is the page's own, session 27)
             else "like benign passages"
-            if margin < 0 and injection_structure.asks_nothing_risky(window)
+            if margin < 0
+            and (
+                injection_structure.asks_nothing_risky(window)
+                or (share == 0 and not injection_structure.asks_a_strong_risk(window))
+            )
             else ""
         )
         out.append(

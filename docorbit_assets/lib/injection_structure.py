@@ -79,7 +79,14 @@ from functools import lru_cache
 
 from docorbit_assets.lib import injection_acrostic, injection_multilingual
 
-__all__ = ["Verdict", "asks_nothing_risky", "assess", "assess_pair", "carriers"]
+__all__ = [
+    "Verdict",
+    "asks_a_strong_risk",
+    "asks_nothing_risky",
+    "assess",
+    "assess_pair",
+    "carriers",
+]
 
 _I = re.IGNORECASE | re.MULTILINE
 
@@ -3478,19 +3485,46 @@ def asks_nothing_risky(text: str) -> bool:
     scheme, approval claim, keep-out clause or harmful request in another language
     (``safe_advice``, ``ordinary_checklist``)."""
     risky = (_STEER, _STRONG_RISK, _SENSITIVE, _ACTION_RISK, _INSECURE_RE, _OVERRIDE, _CONCEAL)
-    safe = safe_secrets_blanked(text)
-    for clause in re.split(r"[.;!?\n]|,", safe):
+    return not (_risky_clause(text, risky) or _KEEP_OUT.search(text) or _asks_strong_risk(text))
+
+
+def asks_a_strong_risk(text: str) -> bool:
+    """Clause by clause, with the requests to handle a secret safely and every prohibition set
+    aside, a switched-off or weakened safeguard or an override of instructions; concealment or people kept
+    out, prohibitions included ("do not mention this to the user"); a secret file named, a
+    hidden-message scheme, an approval claim or a harmful request in another language. What ``asks_nothing_risky`` reads, without its milder risks (a delete, ``rm -rf``,
+    a token or SSH named, steering, a push): the harms a passage planted in a benign page is
+    written to carry (``injection_classifier.review``, session 27)."""
+    return bool(
+        _risky_clause(text, (_INSECURE_RE, _WEAKEN_RE, _OVERRIDE))
+        # concealment is read with its prohibitions ("do not mention this to the user" is one)
+        or _CONCEAL.search(text)
+        or _KEEP_OUT.search(text)
+        or _asks_strong_risk(text)
+    )
+
+
+_WEAKEN_RE = re.compile(_WEAKEN, _I)
+
+
+def _risky_clause(text: str, risky: tuple[re.Pattern[str], ...]) -> bool:
+    """A clause of ``text`` (requests to handle a secret safely set aside) in which one of
+    ``risky`` reads outside a prohibition."""
+    for clause in re.split(r"[.;!?\n]|,", safe_secrets_blanked(text)):
         # each clause on its own: a prohibition forbids its own clause ("never commit them,
         # and set verify=False" still asks for verify=False)
         plain = _unprohibited(clause)
         if any(p.search(plain) for p in risky):
-            return False
-    return not (
-        _SECRET_FILE.search(safe)  # a secret file named at all ("copy `~/.pypirc` into …")
+            return True
+    return False
+
+
+def _asks_strong_risk(text: str) -> bool:
+    return bool(
+        _SECRET_FILE.search(safe_secrets_blanked(text))  # named at all ("copy `~/.pypirc` …")
         or _ACROSTIC.search(text)
         or _WORD_SCHEME.search(text)
         or _PREAPPROVED.search(text)
-        or _KEEP_OUT.search(text)
         or injection_multilingual.harmful_request(text)
     )
 
