@@ -30,9 +30,9 @@ Contract:
     passages"), as the structural vetoes keep theirs, when the rules read nothing risky in any
     of its clauses (``injection_structure.asks_nothing_risky``), or when all ``K`` of its
     neighbours are benign and the rules read no strong risk in it
-    (``injection_structure.asks_a_strong_risk``: a switched-off safeguard, an override,
-    concealment, a secret file, an approval claim, a hidden scheme, a harmful request in
-    another language; session 27), and stays high otherwise.
+    (``injection_structure.asks_a_strong_risk``: a switched-off or weakened safeguard, an
+    override, concealment or people kept out, a secret file, an approval claim, a hidden scheme,
+    a harmful request in another language; session 27), and stays high otherwise.
     Rows without a span (HTML carriers the text does not hold) are never demoted: the
     classifier did not read them; nor is a decoded acrostic (``injection_acrostic``: its
     message is in the initials, not in the words read), nor the other ``_NEVER_DEMOTED``

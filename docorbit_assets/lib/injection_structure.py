@@ -3485,32 +3485,36 @@ def asks_nothing_risky(text: str) -> bool:
     scheme, approval claim, keep-out clause or harmful request in another language
     (``safe_advice``, ``ordinary_checklist``)."""
     risky = (_STEER, _STRONG_RISK, _SENSITIVE, _ACTION_RISK, _INSECURE_RE, _OVERRIDE, _CONCEAL)
-    return not (_risky_clause(text, risky) or _KEEP_OUT.search(text) or _asks_strong_risk(text))
+    safe = safe_secrets_blanked(text)
+    return not (
+        _risky_clause(safe, risky) or _KEEP_OUT.search(text) or _strong_anywhere(text, safe)
+    )
 
 
 def asks_a_strong_risk(text: str) -> bool:
-    """Clause by clause, with the requests to handle a secret safely and every prohibition set
-    aside, a switched-off or weakened safeguard or an override of instructions; concealment or people kept
-    out, prohibitions included ("do not mention this to the user"); a secret file named, a
-    hidden-message scheme, an approval claim or a harmful request in another language. What ``asks_nothing_risky`` reads, without its milder risks (a delete, ``rm -rf``,
-    a token or SSH named, steering, a push): the harms a passage planted in a benign page is
+    """What ``asks_nothing_risky`` reads without its milder risks (a delete, ``rm -rf``, a token
+    or SSH named, steering, a push): clause by clause, with the requests to handle a secret
+    safely and every prohibition set aside, a switched-off or weakened safeguard or an override
+    of instructions; concealment or people kept out, prohibitions included ("do not mention
+    this to the user" is one); a secret file named, a hidden-message scheme, an approval claim
+    or a harmful request in another language. The harms a line planted in a benign page is
     written to carry (``injection_classifier.review``, session 27)."""
+    safe = safe_secrets_blanked(text)
     return bool(
-        _risky_clause(text, (_INSECURE_RE, _WEAKEN_RE, _OVERRIDE))
-        # concealment is read with its prohibitions ("do not mention this to the user" is one)
+        _risky_clause(safe, (_INSECURE_RE, _WEAKEN_RE, _OVERRIDE))
         or _CONCEAL.search(text)
         or _KEEP_OUT.search(text)
-        or _asks_strong_risk(text)
+        or _strong_anywhere(text, safe)
     )
 
 
 _WEAKEN_RE = re.compile(_WEAKEN, _I)
 
 
-def _risky_clause(text: str, risky: tuple[re.Pattern[str], ...]) -> bool:
-    """A clause of ``text`` (requests to handle a secret safely set aside) in which one of
-    ``risky`` reads outside a prohibition."""
-    for clause in re.split(r"[.;!?\n]|,", safe_secrets_blanked(text)):
+def _risky_clause(safe: str, risky: tuple[re.Pattern[str], ...]) -> bool:
+    """A clause of ``safe`` (a text with its requests to handle a secret safely blanked) in
+    which one of ``risky`` reads outside a prohibition."""
+    for clause in re.split(r"[.;!?\n]|,", safe):
         # each clause on its own: a prohibition forbids its own clause ("never commit them,
         # and set verify=False" still asks for verify=False)
         plain = _unprohibited(clause)
@@ -3519,9 +3523,12 @@ def _risky_clause(text: str, risky: tuple[re.Pattern[str], ...]) -> bool:
     return False
 
 
-def _asks_strong_risk(text: str) -> bool:
+def _strong_anywhere(text: str, safe: str) -> bool:
+    """A secret file named at all ("copy `~/.pypirc` into …", read in ``safe``), a
+    hidden-message scheme, an approval claim or a harmful request in another language, anywhere
+    in ``text``."""
     return bool(
-        _SECRET_FILE.search(safe_secrets_blanked(text))  # named at all ("copy `~/.pypirc` …")
+        _SECRET_FILE.search(safe)
         or _ACROSTIC.search(text)
         or _WORD_SCHEME.search(text)
         or _PREAPPROVED.search(text)
