@@ -681,6 +681,7 @@ _GRANT_RE = re.compile(_GRANT, re.I)
 _EXFIL_RE = re.compile(_EXFIL, re.I)
 _SENSITIVE = re.compile(rf"{_SECRET}|{_DANGER}|{_WEAKEN}|{_DESTROY}|{_EXFIL}|{_GRANT}|{_HARM}", _I)
 _DANGER_RE = re.compile(rf"{_DANGER}|{_WEAKEN}|{_DESTROY}|{_EXFIL}", _I)
+_WEAKEN_RE = re.compile(_WEAKEN, _I)
 _DANGER_CMD = re.compile(_DANGER, _I)
 _REMOTE_EXEC = re.compile(
     r"(?:curl|wget|iwr|irm|invoke-webrequest)\b[^\n|]{0,200}\|\s*(?:sudo\s+)?(?:\w*sh|python\d?|"
@@ -3506,9 +3507,6 @@ def asks_a_strong_risk(text: str) -> bool:
         or _KEEP_OUT.search(text)
         or _strong_anywhere(text, safe)
     )
-
-
-_WEAKEN_RE = re.compile(_WEAKEN, _I)
 
 
 def _risky_clause(safe: str, risky: tuple[re.Pattern[str], ...]) -> bool:
