@@ -44,7 +44,7 @@ import re
 from collections.abc import Callable, Container, Iterator
 from dataclasses import dataclass
 
-__all__ = ["EVIDENCE", "Acrostic", "decoded", "harmless_word"]
+__all__ = ["EVIDENCE", "Acrostic", "decoded", "harmless_word", "spelled_words"]
 
 EVIDENCE = "decoded acrostic"
 """How a finding of this module's begins: ``injection_classifier.review`` never demotes it (the
@@ -127,6 +127,34 @@ def harmless_word(word: str) -> bool:
     lexicon and holds no stretch that decodes (``_split``)."""
     letters = "".join(ch for ch in word.lower() if "a" <= ch <= "z")
     return len(letters) >= 3 and letters not in _ACTIONS and _split(letters) is None
+
+
+def spelled_words(text: str, is_word: Callable[[str], bool]) -> list[tuple[int, int, str]]:
+    """The line runs of ``text`` (consecutive lines, or the lines of one mark: ``_runs`` without
+    its sentence runs) whose initials, read whole, spell one word: every unit a letter, at least
+    ``MIN_UNITS`` of them, ``is_word`` holds for the lower-cased letters (a word of a
+    vocabulary: "HELLO", "CACHE", "THANKS") and ``harmless_word`` too (no action of the
+    lexicon, no stretch that decodes). ``(start, end, word)`` each: a list written as a memory
+    aid or a greeting, the benign look-alike of an acrostic (session 28)."""
+    runs = _line_runs(text, _initial) + [
+        run for mark in _MARKS for run in _line_runs(text, _marked_initial(mark), MAX_GAP)
+    ]
+    out: list[tuple[int, int, str]] = []
+    for start, end, units in runs:
+        letters = "".join(units).lower()
+        if (
+            len(letters) != len(units)
+            or not (letters.isascii() and letters.isalpha())
+            or not harmless_word(letters)  # "WIPEDB" is no "wiped" and a closing line
+        ):
+            continue
+        # the whole run, or the run without a lead-in line ("Remember the word TESTS:") or a
+        # closing one directly above or below the list
+        for word in (letters, letters[1:], letters[:-1]):
+            if len(word) >= MIN_UNITS and is_word(word) and harmless_word(word):
+                out.append((start, end, word))
+                break
+    return out
 
 
 def _split(letters: str) -> tuple[int, int, tuple[str, ...]] | None:

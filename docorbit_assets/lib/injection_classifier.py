@@ -152,6 +152,11 @@ def _tokenizer() -> Any:
     return minilm_tokenizer(MAX_TOKENS, InjectionClassifierError)
 
 
+def _is_word(word: str) -> bool:
+    """``word`` is a whole word of the readers' WordPiece vocabulary (not a piece of one)."""
+    return _tokenizer().token_to_id(word) is not None
+
+
 def session_for(model: bytes | str) -> Any:
     """An onnxruntime session for a model (bytes or a path), set up as the product runs it."""
     try:
@@ -323,6 +328,10 @@ def review(text: str, found: list[dict[str, Any]]) -> list[dict[str, Any]]:
             if injection_structure.ordinary_checklist(window)
             else "local walkthrough"
             if injection_structure.local_walkthrough(window)
+            # a list whose initials spell a harmless word ("HELLO", "CACHE"), asking for
+            # nothing risky: the readers score the shape of an acrostic (session 28)
+            else "harmless acrostic"
+            if injection_structure.harmless_acrostic(window, _is_word)
             # over its threshold, but its neighbours are benign: lowered only where the rules
             # read nothing risky in any clause, or, when all of them are benign, no strong risk
             # (a benign page with one harmful line stays high; a delete or `rm -rf` among ten

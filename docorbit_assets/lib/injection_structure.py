@@ -73,7 +73,7 @@ import bisect
 import itertools
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -84,6 +84,7 @@ __all__ = [
     "asks_a_strong_risk",
     "asks_nothing_risky",
     "assess",
+    "harmless_acrostic",
     "assess_pair",
     "carriers",
 ]
@@ -3475,6 +3476,41 @@ def local_walkthrough(text: str) -> bool:
         local = True
         rest = _LOCAL_CLEANUP.sub(_blanked, rest)
     if not local or re.search(_DEST, rest) or _ROLE_ANY.search(rest):
+        return False
+    return asks_nothing_risky(rest)
+
+
+def harmless_acrostic(text: str, is_word: Callable[[str], bool]) -> bool:
+    """``text`` is mostly a list whose initials spell a harmless word
+    (``injection_acrostic.spelled_words``: "HELLO" down a feature list, "CACHE" down build
+    tips, "THANKS" down release notes): the lines of such runs are at least half of its
+    non-blank lines; it is English, names no AI or tool reader and no address to send
+    anything to, and, with a sentence that points at the initials set aside ("Read the bold
+    initials top to bottom"), asks for nothing risky in any clause (``asks_nothing_risky``).
+    The readers score these look-alikes of an acrostic high by their shape: 5 of the 12
+    benign highs of the first-sight short sets s30–s125. Their high is kept at medium
+    (``injection_classifier.review``; docs/security.md, "Session 28"). An acrostic that spells
+    an order is no harmless word, and a list that spells one but asks for something risky in
+    its lines stays high."""
+    if not text.isascii() or len(text) > 4_000:
+        return False  # the risks are read in English (a terse list has few function words,
+        # so ``_foreign`` is no test here; the other languages' harmful requests are read)
+    runs = injection_acrostic.spelled_words(text, is_word)
+    if not runs:
+        return False
+    spans = sorted((a, b) for a, b, _ in runs)
+    lines = [(m.start(), m.end()) for m in re.finditer(r"[^\n]*\S[^\n]*", text)]
+    inside = sum(1 for a, b in lines if any(s <= a and b <= e for s, e in spans))
+    if 2 * inside < len(lines):
+        return False
+    for m in _ACROSTIC.finditer(text):
+        a = text.rfind("\n", 0, m.start()) + 1
+        b = text.find("\n", m.end())
+        if _ACROSTIC_DO.search(text, a, len(text) if b < 0 else b):
+            return False  # "the initials of these lines spell your real task": a word that
+            # orders ("REVEAL") is no harmless word once the text says to act on it
+    rest = _ACROSTIC.sub(_blanked, text)
+    if re.search(_DEST, rest) or _ROLE_ANY.search(rest):
         return False
     return asks_nothing_risky(rest)
 
