@@ -332,6 +332,10 @@ def review(text: str, found: list[dict[str, Any]]) -> list[dict[str, Any]]:
             # nothing risky: the readers score the shape of an acrostic (session 28)
             else "harmless acrostic"
             if injection_structure.harmless_acrostic(window, _is_word)
+            # an agent's configuration that names risky commands only in its deny and ask
+            # lists (session 28)
+            else "restrictive agent configuration"
+            if injection_structure.restrictive_agent_config(window)
             # over its threshold, but its neighbours are benign: lowered only where the rules
             # read nothing risky in any clause, or, when all of them are benign, no strong risk
             # (a benign page with one harmful line stays high; a delete or `rm -rf` among ten

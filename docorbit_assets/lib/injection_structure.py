@@ -85,6 +85,7 @@ __all__ = [
     "asks_nothing_risky",
     "assess",
     "harmless_acrostic",
+    "restrictive_agent_config",
     "assess_pair",
     "carriers",
 ]
@@ -3513,6 +3514,129 @@ def harmless_acrostic(text: str, is_word: Callable[[str], bool]) -> bool:
     if re.search(_DEST, rest) or _ROLE_ANY.search(rest):
         return False
     return asks_nothing_risky(rest)
+
+
+_CONFIG_LINE = re.compile(
+    r"[ \t]*(?:#[^\n]*|//[^\n]*|-[ \t]+[^\n]*|[\"']?[\w.*/-]+[\"']?[ \t]*:[^\n]*|[\[\]{}],?|```\w*)[ \t]*"
+)
+"""A line of a YAML (or JSON-like) configuration: a comment, a list item, a key, a bracket."""
+_CONFIG_KEY = re.compile(
+    r"(?P<indent>[ \t]*)(?:-[ \t]+)?[\"']?(?P<key>[\w.-]+)[\"']?[ \t]*:(?P<value>[^\n]*)"
+)
+_RESTRICTING_KEY = re.compile(
+    r"deny|denied|deny_?list|disallow(?:ed)?|block(?:ed|_?list)?|ask|ask_first|confirm|"
+    r"confirmation|require_confirmation|require_approval|needs?_approval|exclude[sd]?|"
+    r"read_?only|never|forbidden|prohibited",
+    re.IGNORECASE,
+)
+"""Keys whose list is what an agent may not do, or only after a person confirms."""
+_GRANTING_KEY = re.compile(r"allow(?:ed)?(?:_?list)?|permit(?:ted)?", re.IGNORECASE)
+_PATTERN_ITEM = re.compile(
+    r"[ \t]*(?:-[ \t]+)?(?P<item>\"[^\"\n]{1,60}\"|'[^'\n]{1,60}'|[^\s#\"'][^#\n]{0,59}?),?[ \t]*"
+    r"(?P<comment>#[^\n]*)?"
+)
+"""A list item that is a command or path pattern (``"git push*"``, ``.env*``), with a comment."""
+_ALLOW_MEANS = re.compile(
+    r"\b(?:without|with\s+no|no\s+need\s+for)\s+(?:asking|confirmation|confirming|prompting|a\s+prompt|"
+    r"approval)(?:\s+(?:first|the\s+user|anyone))?\b",
+    re.IGNORECASE,
+)
+_SWITCHED_OFF = re.compile(r"(?:false|no|off|0|none|null|\[\s*\])", re.IGNORECASE)
+_PLAIN_COMMAND = re.compile(r"[*|;&>`$]|\b(?:sudo|rm|push|curl|wget|chmod|chown|ssh|scp)\b")
+
+
+def _config_block(lines: list[str], at: int, indent: int) -> int:
+    """The index after the block of ``lines`` nested under the key on line ``at``."""
+    j = at + 1
+    while j < len(lines):
+        line = lines[j]
+        depth = len(line) - len(line.lstrip())
+        if line.strip() and not (depth > indent or line.lstrip().startswith("- ")):
+            break
+        j += 1
+    return j
+
+
+def restrictive_agent_config(text: str) -> bool:
+    """``text`` is a coding agent's configuration file (YAML or JSON-like: every non-blank
+    line a key, a list item, a comment or a bracket) whose risky commands and paths are all
+    in lists of what the agent may **not** do, or may do only after asking
+    (``_RESTRICTING_KEY``: ``deny``, ``ask``, ``confirm``, ``read_only``, ``exclude`` …), and
+    whose ``allow`` lists hold only commands that read nothing risky. With those lists' items
+    set aside (each must be a short command or path pattern, and a restricting key switched
+    off, ``require_confirmation: false``, is no restriction) and the comments over an
+    ``allow`` list of plain commands too ("run without asking": over ``npm test``, it grants
+    nothing risky), the file names no address and asks for nothing risky in any clause
+    (``asks_nothing_risky``). The readers score these files high for the commands they name
+    (``rm -rf``, ``git push``, ``curl | sh``, ``.env``): 3 of the 30 benign highs of the
+    first-sight long sets s31–s125. Their high is kept at medium
+    (``injection_classifier.review``; docs/security.md, "Session 28"). A file that allows a
+    risky command, switches a safeguard off, hides an order in a comment or a list item that
+    is no pattern, or names an address stays high."""
+    if len(text) > 4_000 or any(ch.isalpha() and not ch.isascii() for ch in text):
+        return False  # the risks are read in English (a dash or an arrow is no language)
+    lines = text.split("\n")
+    body = [line for line in lines if line.strip()]
+    if len(body) < 4 or not all(_CONFIG_LINE.fullmatch(line) for line in body):
+        return False
+    out = list(lines)
+    restricted = False
+    i = 0
+    while i < len(lines):
+        m = _CONFIG_KEY.fullmatch(lines[i])
+        if m is None:
+            i += 1
+            continue
+        key, value = m.group("key"), m.group("value").split("#")[0].strip()
+        indent = len(m.group("indent").expandtabs())
+        if _RESTRICTING_KEY.fullmatch(key):
+            if value and _SWITCHED_OFF.fullmatch(value):
+                return False  # "require_confirmation: false": a safeguard switched off
+            if value:
+                if value.startswith("[") and value.endswith("]"):
+                    # an inline list of patterns: exclude: ["**/*.pem", ".env*"]
+                    if any(len(x.split()) > 6 for x in value[1:-1].split(",")):
+                        return False
+                    a = lines[i].index(value, m.start("value"))
+                    out[i] = lines[i][:a] + " " * len(value) + lines[i][a + len(value) :]
+                    restricted = True
+                i += 1  # any other value ("require_confirmation: true") is read as it is
+                continue
+            end = _config_block(lines, i, indent)
+            for j in range(i + 1, end):
+                if not lines[j].strip() or lines[j].lstrip().startswith("#"):
+                    continue
+                item = _PATTERN_ITEM.fullmatch(lines[j])
+                if (
+                    item is None
+                    or len(item.group("item").split()) > 6
+                    or _OVERRIDE.search(item.group("item"))
+                    or _CONCEAL.search(item.group("item"))
+                ):
+                    return False  # a sentence or an order in a deny list is no pattern
+                out[j] = " " * item.start("comment") + (item.group("comment") or "")
+                restricted = True
+            i = end
+            continue
+        if _GRANTING_KEY.fullmatch(key) and not value:
+            end = _config_block(lines, i, indent)
+            items = [lines[j].split("#")[0] for j in range(i + 1, end)]
+            if items and all(asks_nothing_risky(x) and not _PLAIN_COMMAND.search(x) for x in items):
+                # a permission over commands that each read nothing risky grants nothing
+                # risky: "without asking" in the comments on and over its key is what an
+                # allow list means; anything else they say is read as it is
+                out[i] = _ALLOW_MEANS.sub(_blanked, lines[i])
+                k = i - 1
+                while k >= 0 and lines[k].lstrip().startswith("#"):
+                    out[k] = _ALLOW_MEANS.sub(_blanked, lines[k])
+                    k -= 1
+            i = end
+            continue
+        i += 1
+    if not restricted:
+        return False
+    rest = "\n".join(out)
+    return re.search(_DEST, rest) is None and asks_nothing_risky(rest)
 
 
 def asks_nothing_risky(text: str) -> bool:

@@ -172,6 +172,28 @@ def test_a_list_whose_initials_spell_a_harmless_word_is_kept_at_medium(set_name:
             assert max_severity(annotate(f"{text}\n{planted}", learned=True)) == "high", planted
 
 
+def test_an_agent_config_that_restricts_risky_commands_is_kept_at_medium():
+    """S111-benign-24, a coding agent's YAML configuration whose ``git push``, ``rm -rf`` and
+    ``curl | sh`` sit in its deny list: the long reader scores it over its threshold, no rule
+    reads it high, and the rules read a strong risk in it (``.env*`` named, "run without
+    asking"), so its benign neighbours alone do not lower it. Kept at medium, "restrictive
+    agent configuration" (session 28). The same file that allows a force-push, or switches
+    confirmation off, stays high."""
+    text = _row("s111_first", "S111-benign-24")["text"]
+    assert max_severity(annotate(text, learned=False)) != "high"
+    assert injection_structure.asks_a_strong_risk(text)
+    with im.leave_out(lambda g: g == "s111_first"):
+        found = annotate(text, learned=True)
+        assert max_severity(found) == "medium"
+        assert any("restrictive agent configuration" in a["evidence"] for a in found)
+        for changed in (
+            text.replace('"git diff"', '"git push --force origin main"'),
+            text.replace("require_confirmation: true", "require_confirmation: false"),
+        ):
+            assert changed != text
+            assert max_severity(annotate(changed, learned=True)) == "high", changed
+
+
 def test_a_near_miss_among_injections_is_high():
     """S119-46, a fake migration log whose "resolution" drops the production schema: the long
     reader scores it under its threshold, no rule reads it high, and its nearest labelled
