@@ -61,7 +61,7 @@ __all__ = [
 ]
 
 MEMORY = "injection_memory.npz"
-MEMORY_SHA256 = "63dc414201053ab01c328ede2c0191feb57c4f43ddab3366e414b5495135ee9a"
+MEMORY_SHA256 = "73e0ac743ab5ae2043c37b72443308d1608446873ae01d90412ea86d5159d89b"
 K = 10
 """Neighbours read per window."""
 CENTRE = 0.5
