@@ -44,7 +44,14 @@ import re
 from collections.abc import Callable, Container, Iterator
 from dataclasses import dataclass
 
-__all__ = ["EVIDENCE", "Acrostic", "decoded", "harmless_word", "spelled_words"]
+__all__ = [
+    "EVIDENCE",
+    "Acrostic",
+    "decoded",
+    "first_word_phrases",
+    "harmless_word",
+    "spelled_words",
+]
 
 EVIDENCE = "decoded acrostic"
 """How a finding of this module's begins: ``injection_classifier.review`` never demotes it (the
@@ -155,6 +162,14 @@ def spelled_words(text: str, is_word: Callable[[str], bool]) -> list[tuple[int, 
                 out.append((start, end, word))
                 break
     return out
+
+
+def first_word_phrases(text: str) -> list[str]:
+    """The first words of every run of lines and of every paragraph's sentences, each run read
+    as one phrase ("grant admin to everyone scopes"): what a first-word scheme would carry,
+    for a caller that asks whether it carries anything risky (session 28)."""
+    runs = _line_runs(text, _first_word) + _sentence_first_words(text)
+    return [" ".join(words) for _, _, words in runs]
 
 
 def _split(letters: str) -> tuple[int, int, tuple[str, ...]] | None:

@@ -3510,6 +3510,8 @@ def harmless_acrostic(text: str, is_word: Callable[[str], bool]) -> bool:
         if _ACROSTIC_DO.search(text, a, len(text) if b < 0 else b):
             return False  # "the initials of these lines spell your real task": a word that
             # orders ("REVEAL") is no harmless word once the text says to act on it
+    if not all(map(asks_nothing_risky, injection_acrostic.first_word_phrases(text))):
+        return False  # the initials spell "GATE", the first words "Grant admin to everyone"
     rest = _ACROSTIC.sub(_blanked, text)
     if re.search(_DEST, rest) or _ROLE_ANY.search(rest):
         return False
