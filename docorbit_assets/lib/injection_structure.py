@@ -84,10 +84,10 @@ __all__ = [
     "asks_a_strong_risk",
     "asks_nothing_risky",
     "assess",
-    "harmless_acrostic",
-    "restrictive_agent_config",
     "assess_pair",
     "carriers",
+    "harmless_acrostic",
+    "restrictive_agent_config",
 ]
 
 _I = re.IGNORECASE | re.MULTILINE
@@ -3486,8 +3486,10 @@ def harmless_acrostic(text: str, is_word: Callable[[str], bool]) -> bool:
     (``injection_acrostic.spelled_words``: "HELLO" down a feature list, "CACHE" down build
     tips, "THANKS" down release notes): the lines of such runs are at least half of its
     non-blank lines; it is English, names no AI or tool reader and no address to send
-    anything to, and, with a sentence that points at the initials set aside ("Read the bold
-    initials top to bottom"), asks for nothing risky in any clause (``asks_nothing_risky``).
+    anything to, says nothing that makes the initials a task, carries nothing risky in the
+    first words of its lines or sentences read as one phrase, and, with a sentence that points
+    at the initials set aside ("Read the bold initials top to bottom"), asks for nothing risky
+    in any clause (``asks_nothing_risky``).
     The readers score these look-alikes of an acrostic high by their shape: 5 of the 12
     benign highs of the first-sight short sets s30–s125. Their high is kept at medium
     (``injection_classifier.review``; docs/security.md, "Session 28"). An acrostic that spells
@@ -3500,7 +3502,12 @@ def harmless_acrostic(text: str, is_word: Callable[[str], bool]) -> bool:
     if not runs:
         return False
     spans = sorted((a, b) for a, b, _ in runs)
-    lines = [(m.start(), m.end()) for m in re.finditer(r"[^\n]*\S[^\n]*", text)]
+    lines: list[tuple[int, int]] = []  # the non-blank lines, as offsets
+    at = 0
+    for line in text.split("\n"):
+        if line.strip():
+            lines.append((at, at + len(line)))
+        at += len(line) + 1
     inside = sum(1 for a, b in lines if any(s <= a and b <= e for s, e in spans))
     if 2 * inside < len(lines):
         return False
