@@ -1556,7 +1556,8 @@ _NETWORK_TOOL = re.compile(
     r"requests\.post|fetch|axios\.post|http\.post)\b",
     _I,
 )
-_LOCAL_HOST = re.compile(r"^(?:localhost|127\.\d+\.\d+\.\d+|0\.0\.0\.0|\[?::1\]?)$", _I)
+LOCAL_HOST = re.compile(r"^(?:localhost|127\.\d+\.\d+\.\d+|0\.0\.0\.0|\[?::1\]?)$", _I)
+_LOCAL_HOST = LOCAL_HOST
 _REMOTE = re.compile(
     # a URL's host, "user@host" (scp, rsync, ssh), "host:path", or the host a raw socket opens
     r"\b(?:https?|ftp|s3|wss?)://([\w.-]+)|@((?:[\w-]+\.)+[a-z]{2,})\b|"
