@@ -1243,6 +1243,7 @@ _CONCRETE_SECRET = re.compile(
 
 MAX_FINDINGS_PER_VIEW = 50
 HIDDEN_SEND_WHY = "hidden text sends sensitive data to an address"
+_URL_HOST = re.compile(r"https?://([^/:\s)>\"'`]+)", _I)
 
 
 def _sends_sensitive_out(text: str) -> bool:
@@ -1253,9 +1254,6 @@ def _sends_sensitive_out(text: str) -> bool:
         return False
     url = _URL_HOST.search(text, send.start(), send.end() + 200)  # None: an e-mail address
     return url is None or not injection_structure.LOCAL_HOST.match(url.group(1))
-
-
-_URL_HOST = re.compile(r"https?://([^/:\s)>\"'`]+)", _I)
 
 
 def _assess_view(

@@ -80,6 +80,7 @@ from functools import lru_cache
 from docorbit_assets.lib import injection_acrostic, injection_multilingual
 
 __all__ = [
+    "LOCAL_HOST",
     "Verdict",
     "asks_a_strong_risk",
     "asks_nothing_risky",
@@ -1557,7 +1558,7 @@ _NETWORK_TOOL = re.compile(
     _I,
 )
 LOCAL_HOST = re.compile(r"^(?:localhost|127\.\d+\.\d+\.\d+|0\.0\.0\.0|\[?::1\]?)$", _I)
-_LOCAL_HOST = LOCAL_HOST
+"""A host that is this machine (``injection._sends_sensitive_out`` reads it too)."""
 _REMOTE = re.compile(
     # a URL's host, "user@host" (scp, rsync, ssh), "host:path", or the host a raw socket opens
     r"\b(?:https?|ftp|s3|wss?)://([\w.-]+)|@((?:[\w-]+\.)+[a-z]{2,})\b|"
@@ -1591,7 +1592,7 @@ def _exfil_command(text: str) -> re.Match[str] | None:
             continue
         for host in _REMOTE.finditer(command):
             name = next(g for g in host.groups() if g)
-            if not _LOCAL_HOST.match(name) and not _SECRET_FILE.fullmatch(name):
+            if not LOCAL_HOST.match(name) and not _SECRET_FILE.fullmatch(name):
                 return line
     return None
 
@@ -1627,7 +1628,7 @@ def _reverse_shell(text: str) -> re.Match[str] | None:
             continue
         for m in _REVERSE_SHELL.finditer(text, line.start(), line.end()):
             host = next((g for g in m.groups() if g), "")
-            if not _LOCAL_HOST.match(host):
+            if not LOCAL_HOST.match(host):
                 return m
     return None
 
