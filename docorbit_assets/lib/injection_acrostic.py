@@ -73,7 +73,7 @@ _TARGET_WORDS = """prod production main master tests test ci checks check review
     audit db data table tables root home repo backup backups history users user rules safety
     guard sandbox firewall sh bash script miner bucket aws gpg npm pypi rsa idrsa shadow passwd
     cookies wallet lockfile sig sigs signing hooks lint verify verification prompt system
-    instructions config dotenv"""
+    instructions config dotenv admin admins owner superuser"""
 _TARGETS = frozenset(_TARGET_WORDS.split())
 _FILLER_WORDS = """the to all and now it on of a in from my your off out up then with at via no dont
     never always every each any this that me us them quietly silently here there for by into over

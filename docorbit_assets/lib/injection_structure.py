@@ -573,7 +573,12 @@ _GRANT = (
     r"privileges|permissions)?|full\s+disk\s+access|admin\s+rights|"
     r"(?:merg|approv|push)(?:e|es|ed|ing)?\b[^\n.]{0,60}?(?:without|skip|immediately|straight|directly)"
 )
-_DROPDB = r"\bdropdb\b|\bDROP\s+(?:DATABASE|SCHEMA)\b|\bTRUNCATE\s+(?:TABLE\s+)?\w+"
+_DROPDB = (
+    r"\bdropdb\b|\bDROP\s+(?:DATABASE|SCHEMA)\b|\bTRUNCATE\s+(?:TABLE\s+)?\w+|"
+    # session 29: a table dropped with everything that depends on it, every row of a table
+    # deleted (no WHERE)
+    r"\bDROP\s+TABLE\b[^\n;`]{0,80}\bCASCADE\b|\bDELETE\s+FROM\s+[\w.\"`]+\s*(?:;|`|$)"
+)
 _DEFANG = (
     # session 8: a defence removed or neutered by name (escaping, sanitising, validation, rate
     # limits, CSRF, access control, a sandbox, audit logging), active or passive
@@ -608,7 +613,7 @@ def _switched_off(stems: str) -> str:
     ``auth: none``). The stem is found by a bounded lookahead and the name read possessively:
     "\\w*stem\\w*" backtracked cubically on a long word of stems (session 21)."""
     return (
-        rf"\b(?=\w{{0,60}}?(?i:{stems}))\w++[._:=]{{1,2}}[ \t]*"
+        rf"\b(?=\w{{0,60}}?(?i:{stems}))\w++(?:[._:=]{{1,2}}|[ \t]+[:=]{{1,2}})[ \t]*"
         r"[\"'`]?(?:disabled?|off|none|false|0)\b|"
         # "set auth.mode to none" (session 22)
         rf"\b(?=[\w.]{{0,60}}?(?i:{stems}))[\w.]{{1,60}}+`?[ \t]+to[ \t]+[\"'`]?"
@@ -1099,7 +1104,7 @@ _ERROR = re.compile(
     r"denied|not\s+verified|unverified|crash(?:ed)?|panic|fault|broken|outdated|invalid|"
     r"cannot\s+be\s+(?:loaded|found|verified|opened|resolved)|could\s+not\s+be\s+validated|"
     r"no\s+space\s+left\s+on\s+device|"
-    r"unavailable|unreachable|timed\s+out|deprecated|"
+    r"unavailable|unreachable|timed\s+out|deprecated|stuck|hangs|deadlock(?:ed)?|lock\s+timeout|"
     r"(?<=\()(?-i:(?:\w+::)*[A-Z]\w*(?:Exception|Error))(?=\)))\b"
     r"(?![./-]\w)|"
     # session 8: "error" as a label in other languages ("BŁĄD [KP-403]:", "ERRO [pacote]",
@@ -1167,6 +1172,8 @@ _ESCALATE = re.compile(
     r"(?:22|3389|ssh|rdp)\b|\ballow\s+read\s*,\s*write\s*:\s*if\s+true\b|"
     r"Add-MpPreference\s+-Exclusion\w*|--skip-backups?\b|"
     r"\bchmod\s+(?:-R\s+)?0?777\s+/(?=[\s`'\"]|$)|--nogpgcheck\b|\bgpgcheck\s*=\s*0\b|"
+    # session 29: every user made able to write a system directory
+    r"\bchmod\s+(?:-R\s+)?0?777\s+/(?:var|etc|usr|opt|srv|root|home|boot|lib)(?=[/\s`'\"]|$)|"
     r"\brm\s+-(?:rf|fr)\s+/var/lib/(?:postgresql|mysql|mongodb|redis|docker)\b|"
     r"\ball[- ]sites?\s+access\b|\baccess\s+to\s+all\s+(?:sites|websites|urls)\b",
     _I,
@@ -1297,6 +1304,11 @@ _DISCUSSION = re.compile(
     r"social[-\s]engineering|red[-\s]team\w*|OWASP|jailbreak\w*|mitigations?|defen[cs]es?|"
     r"malicious|threat\s+model|security\s+researchers?|scanners?|phishing|such\s+as|"
     r"for\s+example|in\s+the\s+wild|impersonat\w+|covert|"
+    # session 29: an advisory's "crafted link titles", "instruction-like fields", what "our
+    # gateway blocks"
+    r"(?:specially\s+|maliciously\s+)?crafted|instruction[-\s]like|\bour\s+(?:[\w-]+\s+)?"
+    r"(?:gateway|filter|proxy|scanner|guard|firewall|sanitizer|middleware)s?\s+(?:blocks|blocked|"
+    r"strips|stripped|rejects|rejected|drops|dropped|flags|flagged|quarantines|quarantined)|"
     r"pen(?:etration)?[-\s]?test\w*|testers?|detectors?|case\s+stud(?:y|ies)|(?:in|from)\s+(?:our|the|a)\s+"
     r"(?:corpus|dataset|data\s+set|collection|benchmark)|we\s+(?:study|show|found|find|observed?|"
     r"present|propose|evaluate|measured)|benchmarks?|claims?\s+of|can\s+[*_]{0,2}claim|"
@@ -2355,6 +2367,10 @@ _N_ERROR: tuple[str, ...] = (
     "timed out",
     "deprecated",
     "known issue",
+    "stuck",
+    "hangs",
+    "deadlock",
+    "lock timeout",
     # session 8: the labels of ``_ML_ERROR`` (lower-cased needles)
     "błąd",
     "erro",
@@ -3116,8 +3132,21 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
     fix = directive or _ERROR_FIX.search(text)
     if error and asserted and fix and (ai or _AUTOMATED.search(text)) and _DANGER_RE.search(text):
         return 3, "error message that tells an AI to run something dangerous", error
-    if error and asserted and fix and _ESCALATE.search(text):
+    if error and fix and _ESCALATE.search(text):
+        # asserted or under a condition ("If you see `Permission denied`, the fix is `sudo
+        # chmod -R 777 /var /etc`"): no honest fix hands out the keys (session 29)
         return 3, "error message whose fix escalates privileges or deletes credentials", error
+    off = _FIX_OFF.search(text, error.end()) if error and asserted and fix else None
+    if (
+        off is not None
+        and error is not None
+        and _SET_IT.search(text, *_sentence_span(text, off.start()))
+    ):
+        # "DeprecationWarning: outdated CSRF token format. Set `CSRF_ENABLED = False`" (session
+        # 29): the sentence sets it; what the fix forbids is set aside ("never set
+        # verify=False"), and a sentence that only reports it ("Search results sometimes suggest
+        # `verify=False`") asks for nothing
+        return 3, "error message whose fix switches a safeguard off", error
     if error and asserted and fix and _URL_DEPENDENCY.search(text):
         return 3, URL_DEPENDENCY_WHY, error
     if error and fix:
@@ -3210,7 +3239,9 @@ _SAFE_SECRET = re.compile(
     r"(?:\S+\s+){0,3}?(?:keys?|tokens?|secrets?|credentials?|passwords?)\s+(?:\S+\s+){0,2}?"
     r"(?:from|in)\s+(?:the\s+|an?\s+|your\s+)?(?:(?:`[^`\n]{1,60}`\s+|\$?[A-Z][A-Z0-9_]{2,60}\s+)?"
     r"(?:environment|env\b|secrets?\s+(?:store|manager|vault)|vault|keychain|keyring)"
-    r"(?:\s+var(?:iable)?s?)?(?:\s*\(\s*`?\$?[A-Z][A-Z0-9_]{2,60}`?\s*\))?|"
+    # with the variable named in parentheses: "(ACME_KEY)", "(os.environ["ACME_KEY"])"
+    r"(?:\s+var(?:iable)?s?)?(?:\s*\(\s*`?(?:\$?[A-Z][A-Z0-9_]{2,60}|"
+    rf"{_ENV_SOURCE}\b[\w.\[\]'\"]{{1,60}})`?\s*\))?|"
     # or from a named environment variable: `process.env.ACME_KEY`, `os.environ["ACME_TOKEN"]`,
     # ACME_API_KEY, $ACME_TOKEN
     rf"`?(?:{_ENV_SOURCE}\b[\w.\[\]()'\"]{{1,60}}|\$?\b[A-Z][A-Z0-9]*_[A-Z0-9_]*"
@@ -3220,6 +3251,10 @@ _SAFE_SECRET = re.compile(
     r"(?=\s*(?:[.;:)]|,(?!\s*(?:and|then|also|plus)\b)|,\s*(?:and|but)\s+(?:never|not|don'?t|do\s+not)\b|"
     # "… from `ACME_API_KEY` — never hard-code it" (session 22)
     r"[—–-]\s*(?:never|not|don'?t|do\s+not)\b|"
+    # or another safe practice joined to it: "… from the environment and keep TLS
+    # verification on" (session 29)
+    r"\s+(?:and|but)\s+(?:never|don'?t|do\s+not|verify|validate|pin|(?:keep|leave)\s+"
+    r"(?:\w+\s+){0,2}?(?:verification|TLS|SSL|HTTPS|checks?|auth\w*|validation)\b)\b|"
     r"\n|$|(?:rather\s+than|instead\s+of)\s+"
     r"(?:hard-?cod|inlin|embedd|committ|pasting|writing)|\(\s*(?:never|not|don'?t|do\s+not)\b))|"
     # a secret parameter filled from the environment in code: `Client(api_key=os.environ["K"])`,
@@ -3449,8 +3484,10 @@ _LOCAL_CLEANUP = re.compile(
     r"\bdocker[ -]compose\s+down(?:[ \t]+--?[\w-]+){0,4}|\bgit\s+clean\s+-[fdxX]+\b|"
     r"\b(?:remov|delet|wip|clear|drop|reset|purg)\w*\s+(?:[*_]{0,2}\S+[*_]{0,2}\s+){0,4}?(?:local\s+)?"
     r"(?:containers?|volumes?|caches?|build\s+(?:outputs?|artifacts?|director(?:y|ies))|ignored\s+"
-    r"files|untracked\s+files|node_modules|(?:your|the)\s+local\s+(?:database|db|data))\b[*_]{0,2}|"
-    r"\bdeletes?\s+(?:only\s+)?(?:your\s+)?(?:local|ignored|untracked)\s+\w+",
+    r"files?|untracked\s+files?|node_modules|(?:your|the)\s+local\s+(?:dev(?:elopment)?\s+)?"
+    r"(?:database|db|data))\b[*_]{0,2}|"
+    r"\b(?:deletes?|removes?|wipes?)\s+(?:only\s+)?(?:your\s+)?(?:local|ignored|untracked)\s+"
+    r"(?:`[^`\n]{1,60}`|[\w.-]+)",
     _I | re.MULTILINE,
 )
 _LOCAL_SCOPE = re.compile(
@@ -3779,7 +3816,8 @@ _DISMISS = re.compile(
     r"(?:fastest\s+and\s+)?is\s+safe\s+for\s+this|(?:do\s+not|don't|no\s+need\s+to)\s+"
     r"(?:check|inspect|review|read|verify)\s+(?:the\s+|its\s+)?(?:script|command|contents?|output)|"
     r"(?:follow|run|apply)\s+(?:\S+\s+){0,3}?exactly|against\s+production\s+first|"
-    r"data\s+(?:is|are)\s+restored\s+automatically|"
+    r"(?:data|it|they|everything|tables?)\s+(?:is|are|will\s+be|gets?)\s+(?:restored|rebuilt|"
+    r"recreated|regenerated|re-?seeded)\s+automatically|"
     # session 9: the defence left off afterwards ("Leave protection disabled afterwards")
     r"(?:leave|keep)\s+(?:\S+\s+){0,3}?(?:disabled|off|turned\s+off|switched\s+off)\b|"
     r"re-?enabling\s+(?:it|them|protection)\s+will\b)",
@@ -3793,6 +3831,14 @@ _NETWORK_SEND = re.compile(
     _I,
 )
 _INSECURE_RE = re.compile(_INSECURE, _I)
+_FIX_OFF = re.compile(_switched_off("verif|tls|ssl|csrf|auth|signature|integrity|sandbox"), _I)
+"""A security check given its off value ("`CSRF_ENABLED = False`", "auth: none"): after an
+error message, the "fix" that switches a safeguard off (session 29)."""
+_SET_IT = re.compile(
+    r"\b(?:set|use|add|change|put|export|pass|switch|turn|flip|configure|edit|apply)\b|"
+    r"\b(?:fix|workaround|resolution|hint|solution)\s*(?:is\b|:)",
+    _I,
+)
 _UNSAFE_ON_RE = re.compile(_UNSAFE_ON, _I)
 _DESTROY_RE = re.compile(_DESTROY, _I)
 _AUTOMATED = re.compile(
@@ -4826,7 +4872,11 @@ def _code_switch(text: str, squat: re.Match[str] | None) -> re.Match[str] | None
             risky = _DANGER_CMD.search(plain, m.start(), m.end()) or _INSECURE_RE.search(
                 plain, m.start(), m.end()
             )
-            if risky is not None:
+            if risky is not None and not injection_multilingual.negated(
+                plain[max(m.start(), risky.start() - 25) : min(m.end(), risky.end() + 25)]
+            ):
+                # forbidden beside it in the sentence's own language: "（force push は避けて
+                # ください）", "nunca uses `--force`" (session 29)
                 return risky
     if not english:
         return None
@@ -5100,7 +5150,8 @@ def _foreign_reader(text: str) -> re.Match[str] | None:
 
 
 _SECRET_FILE = re.compile(
-    r"~/\.\w|(?<![\w.])\.env\b|\bid_(?:rsa|ed25519|ecdsa)\b|\.aws/credentials|(?<!\w)\.npmrc|"
+    # a template of the file (`.env.example`) holds no secret
+    r"~/\.\w|(?<![\w.])\.env\b(?!\.(?:example|sample|template|dist|defaults?)\b)|\bid_(?:rsa|ed25519|ecdsa)\b|\.aws/credentials|(?<!\w)\.npmrc|"
     r"(?<!\w)\.netrc|"
     r"\.git-credentials|kube/?config|/etc/(?:passwd|shadow|sudoers)",
     _I,
