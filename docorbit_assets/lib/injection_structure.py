@@ -1096,7 +1096,7 @@ _ERROR = re.compile(
     # a cloud API's error code: "AccessDenied", "UnauthorizedOperation" (session 22)
     r"(?-i:(?:[A-Z][a-z]+)+(?:Denied|Forbidden|Unauthorized)(?:Exception)?|"
     r"(?:Unauthorized|AccessDenied)[A-Z][a-z]\w*)\b|"
-    r"fatal:|error\s*(?:\d|0x|:|code)|Traceback\s*\(most\s+recent|\w*(?:Error|Exception)\b\s*"
+    r"fatal:|error\s*(?:\d|0x|:|code)|Traceback\s*\(most\s+recent|\w*(?:Error|Exception|Warning)\b\s*"
     r"[:\-–]|Exception\b|Segmentation\s+fault|\d{3}\s+(?:Internal\s+Server\s+Error|Service\s+"
     r"Unavailable|Bad\s+Gateway|Forbidden|Unauthorized)|Warning:|\w+\s+failed\b)|"
     r"(?<![./-])\b(?:corrupted|has\s+expired|expired|fails|known\s+issue|integrity\s+check\s+failed|could\s+not\s+"
