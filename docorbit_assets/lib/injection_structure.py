@@ -679,7 +679,8 @@ _PRIVILEGE = (
 )
 _PERSONAL = (
     # people's data as the object: a table dump, customer records, personal data
-    r"\bSELECT\s+\*\s+FROM\b|\b(?:customer|user|client|patient|employee|member)s?['’]?\s+(?:table|"
+    # (a query with a WHERE clause is no dump: "SELECT * FROM jobs WHERE id = %s", session 29)
+    r"\bSELECT\s+\*\s+FROM\s+[\w.\"`]++(?!\s+WHERE\b)|\b(?:customer|user|client|patient|employee|member)s?['’]?\s+(?:table|"
     r"records|database|list|export|dump|e-?mails|addresses|phone\s+numbers|PII|address\s+history)\b|"
     r"\bpersonal\s+(?:data|information)\b|\bPII\b|\baddress\s+history\b|credit\s+card\s+numbers?|"
     r"social\s+security\s+numbers?"
@@ -3342,7 +3343,9 @@ _SAFETY_PROHIBITION = re.compile(
     r"\b(?:never|do\s+not|don't|must\s+not|should\s+not|avoid)\s+(?:\w+\s+){0,2}?"
     r"(?:hard-?cod\w*|commit\w*|log\w*|print\w*|expos\w*|embed\w*|inlin\w*|past(?:e|es|ed|ing)\b|"
     r"shar(?:e|es|ed|ing)\b|disabl\w*|skip\w*|bypass\w*|turn\w*\s+off|stor(?:e|es|ed|ing)\b|echo\w*|"
-    r"leak\w*|check\w*\s+in)",
+    r"leak\w*|check\w*\s+in|"
+    # "Do not add verify=False", "never pass --insecure" (session 29)
+    r"(?:add|use|set|pass)\w*\s+[`'\"]?(?:verify\s*=\s*False|--insecure|insecure\w*|ssl_verify))",
     _I,
 )
 
@@ -3374,7 +3377,9 @@ _CALL = r"`?[\w.]{1,80}\([^()\n]{0,60}\)`?"
 _ADVICE_NEVER = re.compile(
     r"\b(?=\w{0,40}?(?:danger|insecure|unsafe|invalid|unverified|skip|disable|no_?verify|"
     r"trust_?all))\w++\(|"
-    r"\b(?:plain\s*-?\s*text|unmasked|unredacted|full\s+card|PAN|CVC|CVV|exempt\w*|waiver|"
+    # secrets in plain text ("The plain-text port 5672 is disabled" names none, session 29)
+    r"\b(?:(?:in|as)\s+plain\s*-?\s*text|plain\s*-?\s*text\s+(?:passwords?|secrets?|tokens?|keys?|"
+    r"credentials?)|unmasked|unredacted|full\s+card|PAN|CVC|CVV|exempt\w*|waiver|"
     r"(?:only|just)\s+in\s+(?:debug|dev\w*)\s+builds?)\b",
     _I,
 )
@@ -3919,7 +3924,9 @@ _CLAUSE_RUN = re.compile(r"(?:`[^`\n]{0,200}`|[^.;!?\n]|\n(?=[ \t]*[a-z])(?![ \t
 wrapped line of prose continues it; "Required fix: …" or "hint: …" after an error line does
 not). A code span is one piece (the dot of "`.env`" ends nothing)."""
 _PROHIBIT_WORD = re.compile(
-    r"\b(?:never|not|don't|do\s+not|must\s+not|won't|will\s+not|rather\s+than|instead\s+of|unless)\b",
+    r"\b(?:never|not|don't|do\s+not|must\s+not|won't|will\s+not|rather\s+than|instead\s+of|unless)\b|"
+    # "so no custom CA or `verify=False` is needed" (session 29)
+    r"\bno\b(?=[^.;!?\n]{0,60}?\b(?:is|are)\s+(?:needed|required|necessary)\b)",
     _I,
 )
 
