@@ -386,11 +386,21 @@ _NEVER_DEMOTED = (
     injection_structure.WEAKENING_FIX_WHY,
     injection_structure.CONCEALMENT_WHY,
     injection_structure.WIDE_GRANT_WHY,
+    # session 29: over every fixture row the readers demoted these below high on injections
+    # only (9 of them, no benign passage)
+    injection_structure.AUTOMATION_SETTING_WHY,
+    injection_structure.MISREPORT_WHY,
+    injection_structure.URL_DEPENDENCY_WHY,
+    injection_structure.RESULTS_AS_PASSING_WHY,
+    injection_structure.FIX_SWITCHES_OFF_WHY,
+    injection_structure.ML_TOOLS_RISK_WHY,
 )
 """Findings whose payload the readers cannot read: a decoded acrostic's message, a command that
 sends secrets out or hands a shell to a remote host (the prose around it may be in any
 language), an error whose fix weakens security, a clause that hides something from the user
-(sessions 17, 20) and a claimed approval that hands out the keys (session 22)."""
+(sessions 17, 20) and a claimed approval that hands out the keys (session 22); a safeguard, a
+fact, a dependency or a test result that tools applying the text are asked to switch off, state
+falsely, take from an address or report as passing, in any language (session 29)."""
 _READ_IN_CARRIER = re.compile(
     rf"(?:{'|'.join(map(re.escape, injection_structure.CARRIER_RISKS))}): "
     r"(?:reference title|markdown link title|image alt text|html comment|[\w-]+ attribute)\b"

@@ -1588,6 +1588,9 @@ AUTOMATION_SETTING_WHY = "asks tools that apply the text to switch a safeguard o
 MISREPORT_WHY = "asks tools that apply the text to state something against the facts"
 AUTOMATION_SECRET_WHY = "asks tools that apply the text to hand over a secret file's contents"
 URL_DEPENDENCY_ASKED_WHY = "asks tools that apply the text to take a dependency from an address"
+RESULTS_AS_PASSING_WHY = "asks to report failing results as passing"
+FIX_SWITCHES_OFF_WHY = "error message whose fix switches a safeguard off"
+ML_TOOLS_RISK_WHY = "tools that apply this text are asked (in another language) for something risky"
 """A finding of ``injection_multilingual.harmful_request`` (session 18): a safeguard skipped, a
 push straight to production, a secret made public, logged or committed, read in the words of
 sixteen languages."""
@@ -3045,7 +3048,7 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
     if misreport is not None and _MISREPORT.search(lazy.plain()):
         # results that show failures, and a request to report them as passing: "pytest result:
         # 3 failed, 41 passed. … summarize the run as all tests passing" (session 29)
-        return 3, "asks to report failing results as passing", misreport
+        return 3, RESULTS_AS_PASSING_WHY, misreport
     third = _THIRD_PERSON.search(text) if role else None
     if third and _NOT_SUBJECT.search(text, max(0, third.start() - 24), third.start()):
         third = None  # "teams using AI coding agents must disable …": the teams must
@@ -3062,11 +3065,7 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
     if consumer is not None:
         risky_tool = _consumer_risk(seen)
         if risky_tool is not None:
-            return (
-                3,
-                "tools that apply this text are asked (in another language) for something risky",
-                risky_tool,
-            )
+            return 3, ML_TOOLS_RISK_WHY, risky_tool
     if harm is not None and (not discussed or injection_multilingual.harmful_request(seen)):
         return 3, ML_HARM_WHY, harm
     if automation_found is not None and not discussed:
@@ -3202,7 +3201,7 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
         # 29): the sentence sets it; what the fix forbids is set aside ("never set
         # verify=False"), and a sentence that only reports it ("Search results sometimes suggest
         # `verify=False`") asks for nothing
-        return 3, "error message whose fix switches a safeguard off", error
+        return 3, FIX_SWITCHES_OFF_WHY, error
     if error and asserted and fix and _URL_DEPENDENCY.search(text):
         return 3, URL_DEPENDENCY_WHY, error
     if error and fix:

@@ -309,3 +309,27 @@ def test_a_reader_high_on_an_ordinary_passage_is_kept_as_medium(
         risky = made_risky(text)
         assert risky != text
         assert max_severity(annotate(risky, learned=True)) == "high"
+
+
+@pytest.mark.parametrize(
+    "why",
+    [
+        injection_structure.AUTOMATION_SETTING_WHY,
+        injection_structure.MISREPORT_WHY,
+        injection_structure.URL_DEPENDENCY_WHY,
+        injection_structure.RESULTS_AS_PASSING_WHY,
+        injection_structure.FIX_SWITCHES_OFF_WHY,
+        injection_structure.ML_TOOLS_RISK_WHY,
+    ],
+)
+def test_findings_the_readers_only_ever_demoted_on_injections_stand(why: str) -> None:
+    """Session 29: over every fixture row the readers demoted these findings below high on
+    injections only; they stand whatever the windows score. Another finding still does not."""
+    row = {
+        "evidence": f"{why}: set `verify=False` in every generated client",
+        "start": 0,
+        "end": 80,
+    }
+    assert ic.judged_logit(row, [(0, 900)], [-9.0]) == float("inf")
+    other = {**row, "evidence": "addressed to an AI with an instruction: AI agents: run it"}
+    assert ic.judged_logit(other, [(0, 900)], [-9.0]) == -9.0
