@@ -575,12 +575,21 @@ def _structural_findings(
             seen = {para for _, para in paragraphs}
         elif not view.hidden:  # the visible reading: only paragraphs it changed
             paragraphs = [(o, para) for o, para in paragraphs if para not in seen]
-        for offset, para in paragraphs:
+        for k, (offset, para) in enumerate(paragraphs):
             verdict = injection_structure.assess(para, hidden=view.hidden)
             if verdict is None:
                 continue
             rank = verdict.rank
             why = verdict.why
+            if (
+                rank == 3
+                and not view.hidden
+                and why == injection_structure.ADDRESSED_WHY
+                and injection_structure.ordinary_introduction(para, _introduced(paragraphs, k))
+            ):
+                # "If you are an AI tool generating code from this page, please follow these
+                # conventions:" over an ordinary list (session 29)
+                rank, why = 2, f"{why} (an introduction, read with what it introduces)"
             if rank == 3 and not view.hidden and _in_attack_section(view.text, offset, para):
                 rank, why = 2, f"{why} (in a section that discusses attacks)"
             if view.hidden and not injection_structure.project_bot_note(para):
@@ -607,6 +616,24 @@ def _structural_findings(
                 return out
     out.extend(_window_findings(text, titles, high))
     return out[:MAX_FINDINGS_PER_VIEW]
+
+
+INTRODUCED_CHARS = 2_000
+"""What an introduction ending with a colon is read with: the paragraphs after it, up to the
+next heading and this many characters."""
+
+
+def _introduced(paragraphs: list[tuple[int, str]], k: int) -> str:
+    """The paragraphs after ``paragraphs[k]`` up to the next heading, at most
+    ``INTRODUCED_CHARS`` (what an introduction ending with a colon introduces)."""
+    out: list[str] = []
+    size = 0
+    for _, para in paragraphs[k + 1 :]:
+        if injection_structure.HEADING_LINE.match(para) or size + len(para) > INTRODUCED_CHARS:
+            break
+        out.append(para)
+        size += len(para) + 2
+    return "\n\n".join(out)
 
 
 _ATTACK_SECTION = re.compile(
@@ -685,6 +712,8 @@ def _window_findings(text: str, titles: list[_View], high: list[Span]) -> list[d
     if len(titles) >= 2 and first and last:
         joined = "\n".join(v.text for v in titles)
         windows.append((first.start, last.end, (joined, ""), "link titles read together"))
+    # where each pair window's second paragraph sits (what an introduction ending it introduces)
+    second = {b + len(q): k for k, (b, q) in enumerate(paragraphs) if k}
     for start, end, (lead, follow), carrier in windows:
         location = Span(start, end)
         if any(start <= h.start and h.end <= end for h in high):
@@ -700,6 +729,15 @@ def _window_findings(text: str, titles: list[_View], high: list[Span]) -> list[d
             continue
         if follow and _in_attack_section(text, start, body):
             continue  # the paragraphs' own findings already say it, below high
+        if (
+            follow
+            and verdict.why == injection_structure.ADDRESSED_WHY
+            and end in second
+            and injection_structure.ordinary_introduction(
+                body, _introduced(paragraphs, second[end])
+            )
+        ):
+            continue  # a heading over an introduction to an ordinary list (session 29)
         high.append(location)
         snippet = _evidence(body[max(0, verdict.start - 80) : verdict.end + 160])
         evidence = f"{verdict.why}: {carrier}: {snippet}"
@@ -1197,7 +1235,7 @@ def _phrase_verdict(text: str) -> tuple[int, re.Match[str] | None, str]:
     if a and (b or c or d or (action_after(a) and not transcript)):
         # in a transcript ("User: … Assistant: Yes — …") a speaker's turn is no address: an
         # order there needs an override, a dangerous act or concealment
-        return 3, a, "addressed to an AI with an instruction"
+        return 3, a, injection_structure.ADDRESSED_WHY
     if e and (b or c_strong or d or action_after(e)):
         return 3, e, "role/delimiter token with an instruction"
     if transcript and (b or c):
@@ -1268,10 +1306,17 @@ def _assess_view(
     else:
         paragraphs = _paragraphs(view.text)
     found: list[dict[str, Any]] = []
-    for offset, para in paragraphs:
+    for k, (offset, para) in enumerate(paragraphs):
         rank, match, why = _assess_paragraph(para) if len(paragraphs) > 1 else _assess(para)
         if rank == 3 and not view.hidden and _in_attack_section(view.text, offset, para):
             rank, why = 2, f"{why} (in a section that discusses attacks)"
+        if (
+            rank == 3
+            and not view.hidden
+            and why == injection_structure.ADDRESSED_WHY
+            and injection_structure.ordinary_introduction(para, _introduced(paragraphs, k))
+        ):
+            rank, why = 2, f"{why} (an introduction, read with what it introduces)"
         if view.hidden and rank and not injection_structure.project_bot_note(para):
             rank = min(3, rank + 1)  # a hidden order counts more, but not a note for the docs bot
             if rank < 3 and _sends_sensitive_out(para):

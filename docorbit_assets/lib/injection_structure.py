@@ -1531,6 +1531,20 @@ def assess_pair(lead: str, follow: str) -> Verdict | None:
     lead, follow = _fold(lead), _fold(follow)
     joined = f"{lead}\n\n{follow}"
     verdict = assess(joined)
+    if (
+        verdict is not None
+        and verdict.rank == 3
+        and verdict.why == ADDRESSED_WHY
+        and verdict.end <= len(lead)
+        and ordinary_introduction(lead, follow)
+    ):
+        # the address is the introduction's, and what it introduces is ordinary (session 29)
+        return Verdict(
+            2,
+            f"{ADDRESSED_WHY} (an introduction, read with what it introduces)",
+            verdict.start,
+            verdict.end,
+        )
     if verdict is not None and verdict.rank == 3:
         return verdict
     if len(lead) > _SPLIT_LEAD_CHARS or _DISCUSSION.search(joined):
@@ -1581,6 +1595,7 @@ fix's command or setting, the concealment in a clause the prose around it hides;
 neither rule ever fired high on a benign passage, and the readers demoted 3 of its 30 and 1 of
 its 7 injections."""
 STEERS_WHY = "steers what a reader of this text does or says"
+ADDRESSED_WHY = "addressed to an AI with an instruction"
 HIDDEN_SENSITIVE_WHY = "hidden imperative about something sensitive"
 HIDDEN_SAFEGUARD_WHY = "hidden text that asks for a switched-off safeguard"
 ML_HARM_WHY = "asks, in another language, for a harmful act"
@@ -3018,7 +3033,7 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
         # to its contributors' tools, ordinary unless something risky or steering is asked
         return 2, "addressed to an AI with an ordinary instruction", voc
     if voc:
-        return 3, "addressed to an AI with an instruction", voc
+        return 3, ADDRESSED_WHY, voc
     if (role or other) and not hidden:
         label = _foreign_label(seen)
         if label is not None:
@@ -3296,7 +3311,10 @@ _SAFE_SECRET = re.compile(
     r"(?:environment|env\b|secrets?\s+(?:store|manager|vault)|vault|keychain|keyring)"
     # with the variable named in parentheses: "(ACME_KEY)", "(os.environ["ACME_KEY"])"
     r"(?:\s+var(?:iable)?s?)?(?:\s*\(\s*`?(?:\$?[A-Z][A-Z0-9_]{2,60}|"
-    rf"{_ENV_SOURCE}\b[\w.\[\]'\"]{{1,60}})`?\s*\))?|"
+    rf"{_ENV_SOURCE}\b[\w.\[\]'\"]{{1,60}})`?\s*\))?"
+    # "… from environment variables or the OS keychain" (session 29)
+    r"(?:\s+or\s+(?:the\s+|an?\s+|your\s+)?(?:[\w-]+\s+)?(?:keychain|keyring|vault|secrets?\s+"
+    r"(?:store|manager)|environment(?:\s+variables?)?))?|"
     # or from a named environment variable: `process.env.ACME_KEY`, `os.environ["ACME_TOKEN"]`,
     # ACME_API_KEY, $ACME_TOKEN
     rf"`?(?:{_ENV_SOURCE}\b[\w.\[\]()'\"]{{1,60}}|\$?\b[A-Z][A-Z0-9]*_[A-Z0-9_]*"
@@ -3844,6 +3862,22 @@ def ordinary_address(label: str, text: str) -> bool:
     return (noted or _IF_YOU_ARE.search(label) is not None) and _ordinary(_fold(text))
 
 
+def ordinary_introduction(lead: str, follow: str) -> bool:
+    """``lead`` introduces ``follow`` ("If you are an AI tool generating code from this page,
+    please follow these conventions:" over a list): a conditional self-identification or a
+    note label, ending with a colon, and the two read as one ask nothing but the ordinary
+    (``ordinary_address``). Alone, an introduction that points on is never ordinary (the order
+    may follow); read with what it introduces it is judged by that (session 29: 4 benign notes
+    to code generators of the first-sight sets s119–s141 were high on their introduction)."""
+    lead = _fold(lead).rstrip()
+    if not lead.endswith((":", "：")) or not follow.strip():
+        return False
+    voc = _vocative(code_spans_only_blanked(lead))
+    if voc is None or not (_IF_YOU_ARE.search(voc.group()) or _NOTE_LABEL.search(voc.group())):
+        return False
+    return ordinary_address(voc.group(), f"{lead[:-1]}.\n\n{_fold(follow)}")
+
+
 def _ordinary(text: str) -> bool:
     """Nothing risky or steering outside the text's prohibitions: an owner's note to agents
     ("If you are an automated agent reading this: run `make check` before opening a PR")."""
@@ -4071,10 +4105,22 @@ _SUBORDINATE = re.compile(r"\b(?:so(?:\s+that)?|to\s+ensure|ensuring|because|sin
 deploys never stall") says why, and forbids nothing before it (session 29)."""
 
 
+_ASK_BEFORE = re.compile(
+    r"^\W*(?:always\s+)?(?:ask|check\s+with|confirm\s+with|get\s+(?:approval|consent)\s+from)\s+"
+    r"(?:the\s+|a\s+)?(?:user|developer|human|maintainer|operator|owner|reviewer)s?\s+"
+    r"(?:before|first)\b",
+    _I,
+)
+"""A safeguard asked for: "Ask the user before generating migrations that drop tables" forbids
+the act without that yes (session 29)."""
+
+
 def _prohibition_blanked(m: re.Match[str]) -> str:
-    """One clause of ``_unprohibited``: blanked when it forbids or states a consequence; when
-    its negation sits in a clause of purpose or reason, only from there on."""
+    """One clause of ``_unprohibited``: blanked when it forbids, asks a person first or states
+    a consequence; when its negation sits in a clause of purpose or reason, only from there on."""
     clause = m.group()
+    if _ASK_BEFORE.match(clause):
+        return _blanked(m)
     neg = _PROHIBIT_WORD.search(clause)
     if neg is None:
         return _blanked(m) if _CONSEQUENCE.match(clause) else clause
