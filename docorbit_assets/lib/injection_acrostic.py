@@ -73,7 +73,7 @@ _TARGET_WORDS = """prod production main master tests test ci checks check review
     audit db data table tables root home repo backup backups history users user rules safety
     guard sandbox firewall sh bash script miner bucket aws gpg npm pypi rsa idrsa shadow passwd
     cookies wallet lockfile sig sigs signing hooks lint verify verification prompt system
-    instructions config dotenv admin admins owner superuser"""
+    instructions config dotenv admin admins owner superuser pull requests prs"""
 _TARGETS = frozenset(_TARGET_WORDS.split())
 _FILLER_WORDS = """the to all and now it on of a in from my your off out up then with at via no dont
     never always every each any this that me us them quietly silently here there for by into over
@@ -306,13 +306,13 @@ def _word_message(words: list[str]) -> tuple[str, ...] | None:
 
 
 _STRONG_ACTION_WORDS = """ignore disregard forget bypass disable leak reveal send upload exfil
-    steal dump expose print push force wipe nuke curl wget approve merge"""
+    steal dump expose print push force wipe nuke curl wget approve merge skip commit"""
 _STRONG_ACTIONS = frozenset(_STRONG_ACTION_WORDS.split())
 _STRONG_TARGET_WORDS = """instructions rules safety secret secrets key keys token tokens env creds
     credentials password passwords ssh prompt system prod production main master history home
-    root pr review"""
+    root pr review tls ssl tests checks auth verification prs pull requests"""
 _STRONG_TARGETS = frozenset(_STRONG_TARGET_WORDS.split())
-_ORDER_FILLER_WORDS = "previous prior above earlier everything without"
+_ORDER_FILLER_WORDS = "previous prior above earlier everything everywhere without"
 _UNANNOUNCED_VOCAB = (
     frozenset(_KIND) | frozenset(_ORDER_FILLER_WORDS.split()) | _STRONG_ACTIONS | _STRONG_TARGETS
 )
@@ -344,11 +344,12 @@ def _strong_word_message(words: list[str]) -> tuple[str, ...] | None:
 
 
 def _sentence_first_words(text: str) -> list[tuple[int, int, list[str]]]:
-    """Per paragraph of more than ``MIN_UNITS`` sentences, the first word of each sentence."""
+    """Per paragraph of ``MIN_UNITS`` sentences or more, the first word of each sentence
+    (session 29: "Skip … Tests … And … Merge …" in four sentences)."""
     out: list[tuple[int, int, list[str]]] = []
     for start, stop, para, cuts in _paragraph_sentences(text):
         words = [w.group().lower() for c in cuts[:MAX_INITIALS] if (w := _WORD.match(para, c))]
-        if len(words) > MIN_UNITS:
+        if len(words) >= MIN_UNITS:
             out.append((start, stop, words))
     return out
 
