@@ -61,7 +61,7 @@ __all__ = [
 ]
 
 MEMORY = "injection_memory.npz"
-MEMORY_SHA256 = "73e0ac743ab5ae2043c37b72443308d1608446873ae01d90412ea86d5159d89b"
+MEMORY_SHA256 = "33f18e92e5b938408a52eca100d8f9fef62e1c916540985e4663d532ec85bf6a"
 K = 10
 """Neighbours read per window."""
 CENTRE = 0.5
