@@ -581,8 +581,8 @@ def _structural_findings(
                 continue
             rank = verdict.rank
             why = verdict.why
-            if rank == 3 and not view.hidden and _introduces_the_ordinary(why, paragraphs, k):
-                rank, why = 2, f"{why} {_INTRODUCTION}"
+            if rank == 3 and not view.hidden and _introduces_the_ordinary(why, para, paragraphs, k):
+                rank, why = 2, f"{why} {injection_structure.INTRODUCTION_NOTE}"
             if rank == 3 and not view.hidden and _in_attack_section(view.text, offset, para):
                 rank, why = 2, f"{why} (in a section that discusses attacks)"
             if view.hidden and not injection_structure.project_bot_note(para):
@@ -616,15 +616,15 @@ INTRODUCED_CHARS = 2_000
 next heading and this many characters."""
 
 
-_INTRODUCTION = "(an introduction, read with what it introduces)"
-
-
-def _introduces_the_ordinary(why: str, paragraphs: list[tuple[int, str]], k: int) -> bool:
-    """``paragraphs[k]``, found addressed to an AI with an instruction, is an introduction
-    ending with a colon ("If you are an AI tool generating code from this page, please follow
-    these conventions:") to paragraphs that ask for nothing but the ordinary (session 29)."""
+def _introduces_the_ordinary(
+    why: str, lead: str, paragraphs: list[tuple[int, str]], k: int
+) -> bool:
+    """``lead`` (``paragraphs[k]``, or a window that ends with it), found addressed to an AI
+    with an instruction, is an introduction ending with a colon ("If you are an AI tool
+    generating code from this page, please follow these conventions:") to paragraphs that ask
+    for nothing but the ordinary (session 29)."""
     return why == injection_structure.ADDRESSED_WHY and injection_structure.ordinary_introduction(
-        paragraphs[k][1], _introduced(paragraphs, k)
+        lead, _introduced(paragraphs, k)
     )
 
 
@@ -736,11 +736,8 @@ def _window_findings(text: str, titles: list[_View], high: list[Span]) -> list[d
             continue  # the paragraphs' own findings already say it, below high
         if (
             follow
-            and verdict.why == injection_structure.ADDRESSED_WHY
             and end in second
-            and injection_structure.ordinary_introduction(
-                body, _introduced(paragraphs, second[end])
-            )
+            and _introduces_the_ordinary(verdict.why, body, paragraphs, second[end])
         ):
             continue  # a heading over an introduction to an ordinary list (session 29)
         high.append(location)
@@ -1315,8 +1312,8 @@ def _assess_view(
         rank, match, why = _assess_paragraph(para) if len(paragraphs) > 1 else _assess(para)
         if rank == 3 and not view.hidden and _in_attack_section(view.text, offset, para):
             rank, why = 2, f"{why} (in a section that discusses attacks)"
-        if rank == 3 and not view.hidden and _introduces_the_ordinary(why, paragraphs, k):
-            rank, why = 2, f"{why} {_INTRODUCTION}"
+        if rank == 3 and not view.hidden and _introduces_the_ordinary(why, para, paragraphs, k):
+            rank, why = 2, f"{why} {injection_structure.INTRODUCTION_NOTE}"
         if view.hidden and rank and not injection_structure.project_bot_note(para):
             rank = min(3, rank + 1)  # a hidden order counts more, but not a note for the docs bot
             if rank < 3 and _sends_sensitive_out(para):

@@ -1563,7 +1563,7 @@ def assess_pair(lead: str, follow: str) -> Verdict | None:
         # the address is the introduction's, and what it introduces is ordinary (session 29)
         return Verdict(
             2,
-            f"{ADDRESSED_WHY} (an introduction, read with what it introduces)",
+            f"{ADDRESSED_WHY} {INTRODUCTION_NOTE}",
             verdict.start,
             verdict.end,
         )
@@ -1618,6 +1618,8 @@ neither rule ever fired high on a benign passage, and the readers demoted 3 of i
 its 7 injections."""
 STEERS_WHY = "steers what a reader of this text does or says"
 ADDRESSED_WHY = "addressed to an AI with an instruction"
+INTRODUCTION_NOTE = "(an introduction, read with what it introduces)"
+"""Said of an ``ADDRESSED_WHY`` finding kept at medium by ``ordinary_introduction``."""
 HIDDEN_SENSITIVE_WHY = "hidden imperative about something sensitive"
 HIDDEN_SAFEGUARD_WHY = "hidden text that asks for a switched-off safeguard"
 ML_HARM_WHY = "asks, in another language, for a harmful act"
