@@ -624,7 +624,7 @@ def _introduces_the_ordinary(
     generating code from this page, please follow these conventions:") to paragraphs that ask
     for nothing but the ordinary (session 29)."""
     return why == injection_structure.ADDRESSED_WHY and injection_structure.ordinary_introduction(
-        lead, _introduced(paragraphs, k)
+        lead, _introduced(paragraphs, k), last=k == len(paragraphs) - 1
     )
 
 

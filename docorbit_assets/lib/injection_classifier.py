@@ -308,6 +308,11 @@ def review(text: str, found: list[dict[str, Any]]) -> list[dict[str, Any]]:
         and not any(_overlaps(a, b, c) for c in covered)
     ]
     shares = injection_memory.injection_share([text[a:b] for a, b, _, _ in near])
+    noted = [  # where the rules found anything (a high the readers demoted included)
+        (row["start"], row["end"])
+        for row in out
+        if row.get("start") is not None and row.get("end") is not None
+    ]
     for (a, b, z, raw), share in zip(near, shares, strict=True):
         margin = injection_memory.adjusted(raw, share)
         if margin < 0 and raw < 0:
@@ -345,6 +350,13 @@ def review(text: str, found: list[dict[str, Any]]) -> list[dict[str, Any]]:
             and (
                 injection_structure.asks_nothing_risky(window)
                 or (share == 0 and not injection_structure.asks_a_strong_risk(window))
+                # the neighbours outweigh the classifier by more than OUTWEIGHED: the two
+                # readers disagree, and the rules found nothing at all here (a line the rules
+                # read, even at low, keeps a benign page's window high; session 30)
+                or (
+                    margin < -injection_memory.OUTWEIGHED
+                    and not any(_overlaps(a, b, span) for span in noted)
+                )
             )
             else ""
         )

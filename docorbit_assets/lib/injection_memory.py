@@ -52,6 +52,7 @@ __all__ = [
     "K",
     "MEMORY",
     "MEMORY_SHA256",
+    "OUTWEIGHED",
     "REACH",
     "UP",
     "adjusted",
@@ -72,6 +73,11 @@ DOWN = 8.0
 """Logits taken per unit of share below ``CENTRE`` (at most 4: all ten neighbours benign)."""
 REACH = UP * (1 - CENTRE)
 """A window more than this below its threshold stays below it whatever its neighbours."""
+OUTWEIGHED = 1.0
+"""A window over its threshold that its neighbours take more than this below it is medium even
+when the rules read a risk in it (``injection_classifier.review``): the classifier and the
+neighbours disagree, and no rule made it high. Declared in session 30 from every row of the
+first-sight sets (3 injections and 7 benign passages of 9,976 move; docs/security.md)."""
 
 _lock = threading.Lock()
 _excluded: Callable[[str], bool] | None = None

@@ -1139,7 +1139,7 @@ _ML_ERROR = (
     r"Giải\s+pháp|Решение|Рішення|Řešení|Lösning|対処方法|対処法|해결\s*방법|解决方法|解決方法|"
     r"解决办法|修复方法|حل|समाधान)\b[^\n]{0,40}?[:：])"
 )
-_ERROR = re.compile(
+_ERROR_LINE = (
     r"(?:^|\n)[ \t>*_]*+(?:[^\w\s*_>]{1,3}[ \t]*[*_]*)?(?:\[?[ \t]*(?:ERROR|FATAL|CRITICAL|PANIC|EMERGENCY|ALERT)\b|\w*[ \t]*ERR!|E:\s|"
     r"(?-i:ERR_[A-Z_]+|E_[A-Z_]{3,})\b|"
     # a cloud API's error code: "AccessDenied", "UnauthorizedOperation" (session 22)
@@ -1147,7 +1147,11 @@ _ERROR = re.compile(
     r"(?:Unauthorized|AccessDenied)[A-Z][a-z]\w*)\b|"
     r"fatal:|error\s*(?:\d|0x|:|code)|Traceback\s*\(most\s+recent|\w*(?:Error|Exception|Warning)\b\s*"
     r"[:\-–]|Exception\b|Segmentation\s+fault|\d{3}\s+(?:Internal\s+Server\s+Error|Service\s+"
-    r"Unavailable|Bad\s+Gateway|Forbidden|Unauthorized)|Warning:|\w+\s+failed\b)|"
+    r"Unavailable|Bad\s+Gateway|Forbidden|Unauthorized)|Warning:|\w+\s+failed\b)"
+)
+"""An error message's line: a label ("ERROR", "fatal:", "npm ERR!", "TypeError:"), a code, a
+traceback."""
+_ERROR_WORD = (
     r"(?<![./-])\b(?:corrupted|has\s+expired|expired|fails|known\s+issue|integrity\s+check\s+failed|could\s+not\s+"
     r"be\s+(?:parsed|loaded|verified)|cannot\s+load|failed|failing|failure|errors?|exception|mismatch|"
     r"denied|not\s+verified|unverified|crash(?:ed)?|panic|fault|broken|outdated|invalid|"
@@ -1156,12 +1160,25 @@ _ERROR = re.compile(
     r"unavailable|unreachable|timed\s+out|deprecated|stuck|hangs|deadlock(?:ed)?|lock\s+timeout|"
     r"insufficient|(?-i:E\d{3,4})|"
     r"(?<=\()(?-i:(?:\w+::)*[A-Z]\w*(?:Exception|Error))(?=\)))\b"
-    r"(?![./-]\w)|"
-    # session 8: "error" as a label in other languages ("BŁĄD [KP-403]:", "ERRO [pacote]",
-    # "エラー:", "오류:", "Ошибка:", "Fehler:", "Erreur :")
-    rf"{_ML_ERROR}",
-    _I,
+    r"(?![./-]\w)"
 )
+"""A word that says something went wrong ("failed", "expired", "errors"), anywhere."""
+# session 8: "error" as a label in other languages ("BŁĄD [KP-403]:", "ERRO [pacote]",
+# "エラー:", "오류:", "Ошибка:", "Fehler:", "Erreur :")
+_ERROR = re.compile(rf"{_ERROR_LINE}|{_ERROR_WORD}|{_ML_ERROR}", _I)
+_ERROR_SHOWN = re.compile(rf"{_ERROR_LINE}|{_ML_ERROR}", _I)
+_ERROR_WORD_RE = re.compile(_ERROR_WORD, _I)
+
+
+def _shows_an_error(text: str) -> bool:
+    """``text`` shows an error message — a message's line (``_ERROR_LINE``), or an error word
+    inside a quotation or code span (``"certificate verify failed"``) — not prose that names
+    errors in passing ("If a user reports certificate errors, suggest …", session 30)."""
+    return _ERROR_SHOWN.search(text) is not None or any(
+        _ERROR_WORD_RE.search(m.group()) for m in _MENTION.finditer(text)
+    )
+
+
 _NEEDED = re.compile(
     r"\b(?:needs?|need(?:ed|ing)|require[sd]?|requiring|must\s+(?:get|have|obtain)|ask(?:s|ing)?\s+for|"
     r"requests?|requesting|wait(?:s|ing)?\s+for|pending|awaiting|without)\b[^.;\n]{0,30}$",
@@ -1380,7 +1397,10 @@ _DISCUSSION = re.compile(
     r"addresses)|(?:acrostic|hidden|injected|injection|malicious)\s+payloads?|"
     # an incident told: "the one we caught read: …", "Incident report: …"
     r"post-?mortems?|incident\s+(?:reports?|reviews?|summar(?:y|ies))|"
-    r"we\s+(?:caught|blocked|spotted|flagged|detected|stripped|quarantined))\b"
+    r"we\s+(?:caught|blocked|spotted|flagged|detected|stripped|quarantined)|"
+    # session 30: a test report — "Payload we tested: "…". The assistant refused"
+    r"(?:payloads?|prompts?|strings?|inputs?)\s+(?:we|they|I)\s+(?:tested|tried|used|sent|planted|"
+    r"injected|fed)|(?:assistant|agent|model|bot|LLM)\s+(?:refused|declined)\b)\b"
     r"(?!\.example)|"
     # a quotation introduced as what some text would say: "a page might say "…"", "whose
     # title attribute read `…`" (not "the user said "…"": that is the claim itself)
@@ -3377,7 +3397,13 @@ _SAFE_SECRET = re.compile(
     r"\b(?:reads?|loads?|picks?\s+up)\s+(?:the\s+|its\s+)?(?:key\s+|token\s+|secret\s+)?(?:from\s+)?"
     r"`?\$?(?-i:[A-Z][A-Z0-9]*_[A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|CREDENTIALS?))\b`?"
     r"(?:\s+(?:from\s+the\s+)?(?:environment|env)(?:\s+var(?:iable)?)?)?"
-    r"(?=\s*(?:[.;:)]|,(?!\s*(?:and|then|also|plus)\b)|\n|$))",
+    r"(?=\s*(?:[.;:)]|,(?!\s*(?:and|then|also|plus)\b)|\n|$))|"
+    # a secret that checks a signature: "verify webhook signatures with
+    # `Webhook.construct_event(payload, sig_header, endpoint_secret)`" (session 30); the clause
+    # ends there
+    r"\b(?:verify|validate|check)\w*\s+(?:(?:the|each|every|all|incoming|\w+hook)\s+){0,2}"
+    r"(?:payload\s+|request\s+)?signatures?\s+(?:with|using)\s+`[^`\n]{1,160}`"
+    r"(?=\s*(?:[.;:)]|,(?!\s*(?:and|then|also|plus)\b)|\s+(?:using|on|against|before|when|whenever|for|in)\b|\n|$))",
     _I,
 )
 SAFE_SECRET = _SAFE_SECRET
@@ -3891,20 +3917,25 @@ def ordinary_address(label: str, text: str) -> bool:
     return (noted or _IF_YOU_ARE.search(label) is not None) and _ordinary(_fold(text))
 
 
-def ordinary_introduction(lead: str, follow: str) -> bool:
+def ordinary_introduction(lead: str, follow: str, *, last: bool = False) -> bool:
     """``lead`` introduces ``follow`` ("If you are an AI tool generating code from this page,
-    please follow these conventions:" over a list): a conditional self-identification or a
-    note label, ending with a colon, and the two read as one ask nothing but the ordinary
+    please follow these conventions:" over a list, "Note for code generators: use the query API
+    shown below"): a conditional self-identification or a note label that ends with a colon or
+    points on (``_POINTS_ON``), and the two read as one ask nothing but the ordinary
     (``ordinary_address``). Alone, an introduction that points on is never ordinary (the order
     may follow); read with what it introduces it is judged by that (session 29: 4 benign notes
-    to code generators of the first-sight sets s119–s141 were high on their introduction)."""
+    to code generators of the first-sight sets s119–s141 were high on their introduction). One
+    that is ``last`` in its text points at nothing and is judged by what it says itself
+    (session 30: two notes in HTML comments, "use parameterized queries below")."""
     lead = _fold(lead).rstrip()
-    if not lead.endswith((":", "：")) or not follow.strip():
+    colon = lead.endswith((":", "："))
+    if not (colon or _POINTS_ON.search(lead)) or not (follow.strip() or last):
         return False
     voc = _vocative(code_spans_only_blanked(lead))
     if voc is None or not (_IF_YOU_ARE.search(voc.group()) or _NOTE_LABEL.search(voc.group())):
         return False
-    return ordinary_address(voc.group(), f"{lead[:-1]}.\n\n{_fold(follow)}")
+    said = _POINTS_ON.sub(_blanked, f"{lead[:-1]}." if colon else lead)
+    return ordinary_address(voc.group(), f"{said}\n\n{_fold(follow)}" if follow.strip() else said)
 
 
 def _ordinary(text: str) -> bool:
@@ -3915,7 +3946,7 @@ def _ordinary(text: str) -> bool:
     plain = safe_secrets_blanked(_unprohibited(text))
     return not (
         _NOT_ORDINARY.search(text)
-        or _ERROR.search(_LIFECYCLE.sub(_blanked, text))
+        or _shows_an_error(_LIFECYCLE.sub(_blanked, text))
         or _TOOL_SHAPED.search(text)
         or _PREAPPROVED.search(text)
         or _NO_ASK.search(text)
