@@ -414,7 +414,7 @@ def annotate(
         found.append(_not_scanned("text", len(text)))
         text = text[:MAX_SCAN_CHARS]
     found.extend(_character_findings(text))
-    unfenced = injection_structure.fences_blanked(text)
+    unfenced = injection_structure.indented_code_blanked(injection_structure.fences_blanked(text))
     shown = injection_structure.code_spans_blanked(unfenced)  # code spans are shown as code
     views = list(_text_views(text, shown))
     omap = _offset_map(text)

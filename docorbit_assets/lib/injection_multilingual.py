@@ -422,12 +422,44 @@ def harmful_request(text: str) -> re.Match[str] | None:
             intro = _intro(text, a)
             if intro is not None and _NEGATION.search(intro):
                 continue  # an item under a line that forbids ("Không được:", "禁止：")
-            found = _act(text[a : min(end, a + MAX_SENTENCE)], intro or "")
+            sentence = text[a : min(end, a + MAX_SENTENCE)]
+            found = _act(sentence, intro or "")
+            if found is not None and _the_alternative(sentence, found):
+                continue  # "… informe o certificado em vez de desativar a verificação"
             if found is not None:
                 # the same words, matched in the whole text (offsets are the text's)
                 return re.compile(re.escape(found.group())).search(text, a + found.start())
         start = end
     return None
+
+
+_INSTEAD_BEFORE = re.compile(
+    # "instead of" / "rather than" before the act it turns down
+    r"(?:\b(?:em\s+vez\s+de|ao\s+inv[eé]s\s+de|en\s+(?:lugar|vez)\s+de|au\s+lieu\s+de|plut[oô]t\s+que\s+de|"
+    r"anstatt|statt|invece\s+di|anzich[eé]|zamiast|вместо|замість|thay\s+vì|alih-alih|"
+    r"daripada|in\s+plaats\s+van|i\s+st[äa]llet\s+för|i\s+stedet\s+for|i\s+stedet\s+for\s+at|"
+    r"m[ií]sto|namiesto|umjesto|umesto|namesto|vietoj|в\s+място)\b|而不是|而非|بدلاً\s+من|بدلا\s+من|"
+    r"به\s+جای)[^.;!?。！？\n]{0,25}$",
+    _I,
+)
+_INSTEAD_AFTER = re.compile(
+    # the postpositions: "… devre dışı bırakmak yerine", "… helyett", "…する代わりに", "… 대신",
+    # "… के बजाय", "… sijaan"
+    r"^[^.;!?。！？\n]{0,30}?(?:\b(?:yerine|helyett|sijaan|asemesta|के\s+बजाय|की\s+जगह)\b|代わりに|"
+    r"かわりに|대신)",
+    _I,
+)
+
+
+def _the_alternative(sentence: str, act: re.Match[str]) -> bool:
+    """``act`` is what ``sentence`` turns down in favour of something else ("informe o caminho
+    do certificado em vez de desativar a verificação", "doğrulamayı kapatmak yerine CA
+    ekleyin"): an "instead of" just before it, or a postposition of the kind just after it
+    (session 30)."""
+    return (
+        _INSTEAD_BEFORE.search(sentence[: act.start()]) is not None
+        or _INSTEAD_AFTER.search(sentence[act.end() :]) is not None
+    )
 
 
 def negated(sentence: str) -> bool:

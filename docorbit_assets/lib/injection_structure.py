@@ -77,6 +77,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
+from markdown_it import MarkdownIt
+
 from docorbit_assets.lib import injection_acrostic, injection_multilingual
 
 __all__ = [
@@ -1637,6 +1639,10 @@ fix's command or setting, the concealment in a clause the prose around it hides;
 neither rule ever fired high on a benign passage, and the readers demoted 3 of its 30 and 1 of
 its 7 injections."""
 STEERS_WHY = "steers what a reader of this text does or says"
+HIDDEN_ORDINARY_WHY = "a hidden note to an AI with an ordinary instruction"
+"""Said of a hidden carrier's note to code generators that asks nothing but the ordinary
+(``ordinary_address``): medium once the carrier raises it (session 30: five benign notes of the
+first-sight sets s138–s148 in HTML comments, all high before)."""
 ADDRESSED_WHY = "addressed to an AI with an instruction"
 INTRODUCTION_NOTE = "(an introduction, read with what it introduces)"
 """Said of an ``ADDRESSED_WHY`` finding kept at medium by ``ordinary_introduction``."""
@@ -2077,6 +2083,30 @@ def fences_blanked(text: str) -> str:
     """``text`` with every fenced code block blanked (same length, newlines kept): a comment or a
     tag inside a fence is shown to the reader as code, not hidden."""
     return _FENCED.sub(_blanked, text) if "```" in text or "~~~" in text else text
+
+
+_INDENTED_MARKUP = re.compile(r"(?m)^(?: {4}|[ ]{0,3}\t)[^\n]*<[!A-Za-z/]")
+_COMMONMARK = MarkdownIt("commonmark")
+
+
+def indented_code_blanked(text: str) -> str:
+    """``text`` with every indented code block (CommonMark's, as markdown-it-py finds them: four
+    spaces after a blank line, not a list item's continuation) blanked, same length: a comment or
+    a tag in one is shown to the reader as code ("we planted the following comment:" over an
+    indented ``<!-- … -->``, session 30). Parsed only when an indented line holds markup."""
+    if _INDENTED_MARKUP.search(text) is None:
+        return text
+    lines = text.split("\n")  # the lines markdown-it numbers (a carriage return read as a space)
+    code = [
+        range(*token.map)
+        for token in _COMMONMARK.parse(text.replace("\r", " "))
+        if token.type == "code_block" and token.map is not None
+    ]
+    for block in code:
+        for i in block:
+            if i < len(lines):
+                lines[i] = " " * len(lines[i])
+    return "\n".join(lines)
 
 
 def _masked_mentions(text: str) -> str:
@@ -3074,9 +3104,13 @@ def _judge(text: str, hidden: bool) -> tuple[int, str, re.Match[str]] | None:
             return 2, "addressed to an AI (a heading over ordinary rules)", voc
     if voc and project_bot_note(seen):
         return 2, "addressed to a project's bot with an ordinary task", voc
-    if voc and not hidden and ordinary_address(voc.group(), seen):
+    if voc and ordinary_address(voc.group(), seen):
         # "If you are an automated agent reading this: run `make check` first": a project's note
-        # to its contributors' tools, ordinary unless something risky or steering is asked
+        # to its contributors' tools, ordinary unless something risky or steering is asked;
+        # hidden (a comment: "Note for code generators: keep TLS verification on"), one rank
+        # lower, as the carrier raises it by one (session 30)
+        if hidden:
+            return 1, HIDDEN_ORDINARY_WHY, voc
         return 2, "addressed to an AI with an ordinary instruction", voc
     if voc:
         return 3, ADDRESSED_WHY, voc
@@ -3422,6 +3456,16 @@ _SAFETY_PROHIBITION = re.compile(
 )
 
 
+_KEEP_SAFEGUARD = re.compile(
+    # a safeguard kept as it is: "Keep certificate verification enabled", "leave TLS
+    # verification on (the default)" (session 30)
+    r"\b(?:keep|leave)\s+(?:the\s+|your\s+)?(?:[\w-]+\s+){0,2}?(?:tls|ssl|https|certificates?|"
+    r"verification|validation|checks?|auth\w*|csrf|2fa|mfa|signing|signatures?)(?:\s+(?:verification|"
+    r"validation|checks?|checking))?\s+(?:on|enabled|turned\s+on|switched\s+on|in\s+place)\b",
+    _I,
+)
+
+
 _WORD_SCHEME = re.compile(
     # a message carried by chosen words: "use only the even-numbered words", "every third word"
     r"\b(?:even|odd)[- ]numbered\s+words?\b|\bevery\s+(?:second|other|third|fourth|fifth|"
@@ -3553,7 +3597,10 @@ def safe_advice(text: str) -> bool:
     if not text.isascii() or len(text) > 4_000:
         return False
     if not (
-        _SAFE_SECRET.search(text) or _SAFETY_PROHIBITION.search(text) or _API_CHOICE.search(text)
+        _SAFE_SECRET.search(text)
+        or _SAFETY_PROHIBITION.search(text)
+        or _KEEP_SAFEGUARD.search(text)
+        or _API_CHOICE.search(text)
     ):
         return False
     named = _named_allowances_blanked(safe_secrets_blanked(text))
@@ -4053,7 +4100,9 @@ _EXHIBIT_TALK = re.compile(
     # spoofed tool output introduces itself)
     r"\b(?:poison\w*|post-?mortem|post-incident|malicious|attack\w*|adversar\w*|injection\w*|"
     r"forged|fake|spoofed|counterfeit|impersonat\w+|phishing|social[-\s]engineering|"
-    r"red[-\s]team\w*|jailbreak\w*|in\s+the\s+wild)\b",
+    r"red[-\s]team\w*|jailbreak\w*|in\s+the\s+wild|"
+    # a test report: "During the assessment we planted the following comment …:" (session 30)
+    r"(?:we|they|the\s+testers?|testers?)\s+(?:planted|hid|seeded|injected|inserted|embedded|smuggled))\b",
     _I,
 )
 _HEADING_TEXT = re.compile(r"^[ \t]{0,3}#{1,6}[ \t]+(.+)$", re.M)
