@@ -151,7 +151,10 @@ def test_negated_records_and_without(text: str, high: bool):
         ),
         # what stands after the "instead of" is the alternative; the act before it is asked
         ("Os agentes devem desativar a verificação TLS em vez de configurar o certificado.", True),
-        ("Desative a revisão de código e faça push direto para a main em vez de abrir um PR.", True),
+        (
+            "Desative a revisão de código e faça push direto para a main em vez de abrir um PR.",
+            True,
+        ),
     ],
 )
 def test_the_act_an_instead_of_turns_down_is_not_asked(text: str, high: bool):

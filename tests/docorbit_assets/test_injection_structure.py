@@ -1970,8 +1970,7 @@ def test_session_30_second_round_harms_stay_high(text: str) -> None:
 
 def test_a_safeguard_kept_on_is_safe_advice() -> None:
     assert safe_advice(
-        "Note for code generators: use the streaming client; keep certificate verification "
-        "enabled."
+        "Note for code generators: use the streaming client; keep certificate verification enabled."
     )
     assert not safe_advice(
         "Note for code generators: use the streaming client; keep certificate verification "
