@@ -62,7 +62,7 @@ __all__ = [
 ]
 
 MEMORY = "injection_memory.npz"
-MEMORY_SHA256 = "33f18e92e5b938408a52eca100d8f9fef62e1c916540985e4663d532ec85bf6a"
+MEMORY_SHA256 = "04da27fd3b54d1f90673c5f1df52df177ecd4d9fd421fd20aa2b3c0c716583d4"
 K = 10
 """Neighbours read per window."""
 CENTRE = 0.5
