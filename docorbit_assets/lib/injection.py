@@ -211,6 +211,13 @@ _B_STRONG = (
     re.compile(
         r"\bfrom\s+(?:now|this\s+point)\s+on\b[^.\n]{0,40}\b(?:you\s+are|treat|act\s+as)\b", _I
     ),
+    # session 30: "forget everything you were told", "ignore all of the above"
+    re.compile(
+        r"\b(?:ignore|disregard|forget)\s+(?:everything|anything|all(?:\s+of\s+it)?)\s+(?:(?:that\s+)?"
+        r"you\s+(?:were|have\s+been|'ve\s+been|got)\s+(?:told|given|instructed|taught|shown)|(?:of\s+the\s+)?"
+        r"(?:above|before\s+this|so\s+far|earlier|previously))\b",
+        _I,
+    ),
     re.compile(
         r"\byou\s+are\s+now\s+(?:in\s+\w+\s+mode|an?\s+(?:\w+\s+)?(?:assistant|agent|AI|model|bot))",
         _I,
@@ -229,21 +236,25 @@ _B_STRONG = (
     re.compile(
         r"(?i:\b(?:you\s+(?:will|shall|must|are\s+going\s+to)\s+(?:now\s+)?(?:act|behave|respond|operate|"
         r"role-?play|pose)\s+as|you\s+are\s+now|(?:from\s+(?:here|now|this\s+point)\s+on|starting\s+now)"
-        r",?\s+you\s+are|pretend\s+(?:to\s+be|you\s+are)|play\s+the\s+(?:role|part)\s+of)\s+)"
+        r",?\s+you\s+are|pretend\s+(?:to\s+be|you\s+are)|play\s+the\s+(?:role|part)\s+of|"
+        r"(?:adopt|assume|take\s+on)\s+the\s+(?:persona|role|identity|character)(?:\s+of)?)[\s:]+)"
         # a name (capitalised or quoted; a quotation is masked to spaces in the phrase rules)
         r"(?:[\"'“‘]?[A-Z][\w-]*[\"'”’]?|[ ]{3,})(?i:[^.\n]{0,160}?(?:\b(?:no|zero|without(?:\s+any)?|"
-        r"free\s+of(?:\s+any)?|removed\s+(?:every|all|its|any))\s+(?:[\w-]+\s+){0,2}?(?:guidelines|rules|"
-        r"restrictions?|limits|limitations|filters?|content\s+polic(?:y|ies)|safety\s+(?:rules|guidelines|"
-        r"measures)|censorship|boundaries|ethics)|\bnever\s+(?:declines?|refuses?|says\s+no)\b))",
+        r"free\s+(?:of|from)(?:\s+(?:any|every|all))?|(?:removed|shed|dropped|lifted|stripped|disabled)\s+"
+        r"(?:every|all|its|any|of\s+(?:its|every|all))|unbound\s+by(?:\s+any)?)\s+(?:[\w-]+\s+){0,2}?"
+        r"(?:guidelines?|rules?|restrictions?|limits|limitations|filters?|content\s+polic(?:y|ies)|"
+        r"safety\s+(?:rules|guidelines|measures)|censorship|boundaries|ethics)\b|\bnever\s+(?:declines?|"
+        r"refuses?|says\s+no)\b|\b(?:refuses|declines)\s+nothing\b))",
     ),
     re.compile(
-        r"\b(?:repeat|reproduce|print|output|echo|dump|reveal|copy|quote|recite|restate|write\s+out)\s+"
-        r"(?:back\s+)?(?:verbatim\s+|word\s+for\s+word\s+)?(?:everything|every\s+(?:message|word|line)|"
-        r"all\s+(?:the\s+)?(?:messages|text|content|instructions)|the\s+(?:entire|full|whole|complete)\s+"
+        r"\b(?:repeat|reproduce|print|output|echo|dump|reveal|copy|quote|recite|restate|write\s+out)\s*"
+        r"(?:,[^,\n]{1,40},)?\s*(?:back\s+)?(?:verbatim\s+|word\s+for\s+word\s+)?(?:everything|every\s+"
+        r"(?:message|word|line)|all\s+(?:the\s+)?(?:messages|text|content|instructions)|the\s+(?:entire|full|whole|complete)\s+"
         r"(?:text|conversation|context|prompt|transcript|history|chat))\b[^.\n]{0,80}?\b(?:above|before|"
         r"precedes?|preceding|prior|earlier|so\s+far)\b[^.\n]{0,120}?(?:\b(?:verbatim|word\s+for\s+word|"
         r"exactly|in\s+full|as-is)\b|\b(?:hidden|concealed|internal|secret|system|developer|operator)\s+"
-        r"(?:\w+\s+){0,3}?(?:messages?|prompts?|instructions?|content)|\b(?:code|fenced)\s+block)",
+        r"(?:\w+\s+){0,3}?(?:messages?|prompts?|instructions?|content|notes|definitions)|\b(?:code|fenced|pre)>?"
+        r"\s+block)",
         _I,
     ),
     re.compile(
@@ -1133,6 +1144,8 @@ _GATE_B = (
     "play as",
     "pose as",
     "starting now",
+    "the persona",
+    "the role",
     "from here on",
     "pretend",
     "the role",
@@ -1141,6 +1154,12 @@ _GATE_B = (
     "reproduce",
     "verbatim",
     "word for word",
+    "in full",
+    "came before",
+    "before this",
+    "above this",
+    "preceding",
+    "so far",
     "outrank",
     "supersede",
     "precedence",

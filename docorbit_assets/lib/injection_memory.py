@@ -62,7 +62,7 @@ __all__ = [
 ]
 
 MEMORY = "injection_memory.npz"
-MEMORY_SHA256 = "04da27fd3b54d1f90673c5f1df52df177ecd4d9fd421fd20aa2b3c0c716583d4"
+MEMORY_SHA256 = "7cbf1a4b0ddca2b06753f25e8f9c3fa119b8a8ea1d2644580d77dd78167a7e23"
 K = 10
 """Neighbours read per window."""
 CENTRE = 0.5

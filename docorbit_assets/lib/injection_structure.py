@@ -1049,7 +1049,8 @@ _AUTHORITY_STRONG = re.compile(
     _I,
 )
 _LEAK = re.compile(
-    rf"\b(?:paste|print|output|reveal|send|share|show|upload|post|include|repeat|dump|cat|attach|"
+    # not "re-send the system message" (to the model, session 30)
+    rf"(?<!re-)\b(?:paste|print|output|reveal|send|share|show|upload|post|include|repeat|dump|cat|attach|"
     rf"display|forward|export|leak|e-?mail|disclose|divulge|hand\s+over|give\s+out)\b[^\n]{{0,80}}?"
     rf"{_SECRET}|\$\(\s*cat\b|cat\s+~/|"
     # a secret put where anyone reads it: "commit the production deploy key to the public
@@ -1057,6 +1058,12 @@ _LEAK = re.compile(
     rf"\b(?:commit|push|check\s+in|add|publish|store|put|save|copy|upload)\w*\s+(?:\S+\s+){{0,4}}?"
     rf"{_SECRET}\s+(?:\S+\s+){{0,3}}?(?:to|into|in|on)\s+(?:the\s+|a\s+|an\s+|our\s+)?"
     rf"(?:\S+\s+){{0,2}}?public\b|"
+    # or into an issue, a ticket, a chat: "copy the complete contents of `.env` … into the issue
+    # body" (session 30)
+    rf"\b(?:copy|paste|attach|include|put|add|post|dump|insert)\w*\s+(?:\S+\s+){{0,6}}?{_SECRET}"
+    rf"[^.\n]{{0,80}}?\b(?:into|in|to|on)\s+(?:the\s+|a\s+|an\s+|your\s+)?(?:new\s+|public\s+)?"
+    rf"(?:issues?|tickets?|bug\s+reports?|discussions?|forum\s+posts?|comments?|gists?|pastebin|"
+    rf"chat|channel|pull\s+requests?|PR)\b|"
     # secrets asked for with their protection off: "mandates unredacted secret values in debug
     # bundles" (session 22)
     rf"\b(?:unredacted|unmasked|unencrypted|unscrubbed|unsanitized|unobfuscated|cleartext|"
@@ -1392,7 +1399,9 @@ _DISCUSSION = re.compile(
     # gateway blocks"
     r"(?:specially\s+|maliciously\s+)?crafted|instruction[-\s]like|\bour\s+(?:[\w-]+\s+)?"
     r"(?:gateway|filter|proxy|scanner|guard|firewall|sanitizer|middleware)s?\s+(?:blocks|blocked|"
-    r"strips|stripped|rejects|rejected|drops|dropped|flags|flagged|quarantines|quarantined)|"
+    r"strips|stripped|rejects|rejected|drops|dropped|flags|flagged|quarantines|quarantined)"
+    # what it blocks is the attack, not "anything else" (a requirement's excuse, session 30)
+    r"(?!\s+(?:anything|everything|all\s+other|any\s+other|other)\b)|"
     r"pen(?:etration)?[-\s]?test\w*|testers?|detectors?|case\s+stud(?:y|ies)|(?:in|from)\s+(?:our|the|a)\s+"
     r"(?:corpus|dataset|data\s+set|collection|benchmark)|we\s+(?:study|show|found|find|observed?|"
     r"present|propose|evaluate|measured)|benchmarks?|claims?\s+of|can\s+[*_]{0,2}claim|"
@@ -4672,7 +4681,8 @@ _STEER = re.compile(
     # unpatched remote exploits", session 30)
     r"\b(?:say|state|claim|assert|mention|tell\s+(?:\w+\s+){0,2}?)\s*(?:that\s+)?[\w.-]+(?:,?\s+(?:and\s+|or\s+)?"
     r"[\w.-]+){0,3}\s+(?:is|are|was|were|has|have)\s+(?:been\s+)?(?:abandoned|insecure|unsafe|"
-    r"vulnerable|unmaintained|dead|discontinued|compromised|backdoored|malicious)\b|\b(?:do\s+not|don't|never|without)\s+call\w*\s+(?:\w+\s+){0,2}?out\b|"
+    r"vulnerable|unmaintained|dead|discontinued|compromised|backdoored|malicious|banned|blacklisted|"
+    r"sanctioned|illegal|fraudulent|scams?)\b|\b(?:do\s+not|don't|never|without)\s+call\w*\s+(?:\w+\s+){0,2}?out\b|"
     r"\b(?:left|leave|kept|keep)\s+(?:\S+\s+){0,3}?out\s+of\s+(?:the\s+|any\s+|all\s+)?(?:summar|answer|"
     r"repl|response|review|changelog|description)\w*|"
     r"\btell\s+(?:the\s+)?(?:users?|people|developers|them|the\s+person)\s+"
