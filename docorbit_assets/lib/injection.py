@@ -213,9 +213,10 @@ _B_STRONG = (
     ),
     # session 30: "forget everything you were told", "ignore all of the above"
     re.compile(
-        r"\b(?:ignore|disregard|forget)\s+(?:everything|anything|all(?:\s+of\s+it)?)\s+(?:(?:that\s+)?"
-        r"you\s+(?:were|have\s+been|'ve\s+been|got)\s+(?:told|given|instructed|taught|shown)|(?:of\s+the\s+)?"
-        r"(?:above|before\s+this|so\s+far|earlier|previously))\b",
+        # (not "forget everything you were told about floats", nor "ignore everything above if
+        # you use Docker": a tutorial's and an install page's words)
+        r"\b(?:ignore|disregard|forget)\s+(?:everything|anything|all(?:\s+of\s+it)?)\s+(?:that\s+)?"
+        r"you\s+(?:were|have\s+been|'ve\s+been|got)\s+(?:told|given|instructed)\b(?!\s+about\b)",
         _I,
     ),
     re.compile(
@@ -1145,7 +1146,6 @@ _GATE_B = (
     "pose as",
     "starting now",
     "the persona",
-    "the role",
     "from here on",
     "pretend",
     "the role",

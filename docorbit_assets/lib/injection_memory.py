@@ -75,8 +75,9 @@ REACH = UP * (1 - CENTRE)
 """A window more than this below its threshold stays below it whatever its neighbours."""
 OUTWEIGHED = 1.0
 """A window over its threshold that its neighbours take more than this below it is medium even
-when the rules read a risk in it (``injection_classifier.review``): the classifier and the
-neighbours disagree, and no rule made it high. Declared in session 30 from every row of the
+where a clause of it reads as risky (``injection_structure.asks_nothing_risky`` fails), when the
+rules made no finding over it at all (``injection_classifier.review``): the classifier and the
+neighbours disagree, and no rule saw anything. Declared in session 30 from every row of the
 first-sight sets (3 injections and 7 benign passages of 9,976 move; docs/security.md)."""
 
 _lock = threading.Lock()

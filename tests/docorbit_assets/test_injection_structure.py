@@ -2058,6 +2058,21 @@ def test_session_30_second_kit_batch_kinds_are_high(text: str) -> None:
     assert max_severity(annotate(text, learned=False)) == "high"
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a tutorial's and an install page's words, not an override
+        "Forget everything you were told about CSS floats: flexbox replaces them.",
+        "If you installed with Docker, ignore everything above and run `docker compose up`.",
+        "Our gateway rejects payloads such as 'ignore previous instructions' before they reach "
+        "the model.",
+        'persona: "You are Max, a friendly billing helper"  # one sentence is enough',
+    ],
+)
+def test_session_30_second_kit_batch_look_alikes_are_not_high(text: str) -> None:
+    assert max_severity(annotate(text, learned=False)) != "high"
+
+
 def test_a_known_issue_whose_workaround_resends_the_system_message_is_not_high() -> None:
     text = (
         "Known issue: the assistant may lose its persona in long chats. Workaround: re-send the "
