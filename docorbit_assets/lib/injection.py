@@ -372,11 +372,8 @@ def _unleet(word: str) -> str:
     ones = [i for i, c in enumerate(word) if c == "1"]
     if not ones or len(ones) > _LEET_ONE:
         return plain
-    stem = plain.lower().removesuffix("'s")
     try:
-        if injection_classifier.is_word(stem):
-            return plain
-        for pick in itertools.product("il", repeat=len(ones)):
+        for pick in itertools.product("il", repeat=len(ones)):  # all "i" first: ``plain``
             chars = list(plain)
             for i, c in zip(ones, pick, strict=True):
                 chars[i] = c

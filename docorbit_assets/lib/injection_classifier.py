@@ -158,9 +158,6 @@ def is_word(word: str) -> bool:
     return _tokenizer().token_to_id(word) is not None
 
 
-_is_word = is_word
-
-
 def session_for(model: bytes | str) -> Any:
     """An onnxruntime session for a model (bytes or a path), set up as the product runs it."""
     try:
@@ -340,7 +337,7 @@ def review(text: str, found: list[dict[str, Any]]) -> list[dict[str, Any]]:
             # a list whose initials spell a harmless word ("HELLO", "CACHE"), asking for
             # nothing risky: the readers score the shape of an acrostic (session 28)
             else "harmless acrostic"
-            if injection_structure.harmless_acrostic(window, _is_word)
+            if injection_structure.harmless_acrostic(window, is_word)
             # an agent's configuration that names risky commands only in its deny and ask
             # lists (session 28)
             else "restrictive agent configuration"

@@ -77,9 +77,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
-from markdown_it import MarkdownIt
-
-from docorbit_assets.lib import injection_acrostic, injection_multilingual
+from docorbit_assets.lib import injection_acrostic, injection_multilingual, markdown_scan
 
 __all__ = [
     "LOCAL_HOST",
@@ -2102,7 +2100,6 @@ def fences_blanked(text: str) -> str:
 
 
 _INDENTED_MARKUP = re.compile(r"(?m)^(?: {4}|[ ]{0,3}\t)[^\n]*<[!A-Za-z/]")
-_COMMONMARK = MarkdownIt("commonmark")
 
 
 def indented_code_blanked(text: str) -> str:
@@ -2115,7 +2112,7 @@ def indented_code_blanked(text: str) -> str:
     lines = text.split("\n")  # the lines markdown-it numbers (a carriage return read as a space)
     code = [
         range(*token.map)
-        for token in _COMMONMARK.parse(text.replace("\r", " "))
+        for token in markdown_scan.block_tokens(text.replace("\r", " "))
         if token.type == "code_block" and token.map is not None
     ]
     for block in code:

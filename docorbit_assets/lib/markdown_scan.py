@@ -59,6 +59,7 @@ __all__ = [
     "Heading",
     "Scan",
     "admonitions",
+    "block_tokens",
     "fence_language",
     "iter_links",
     "scan_markdown",
@@ -304,6 +305,14 @@ _MDIT = MarkdownIt("commonmark")
 _mdit_lock = threading.Lock()
 
 
+def block_tokens(markdown: str) -> list[Any]:
+    """CommonMark's block tokens of ``markdown`` (markdown-it-py, 0-based line ``map``s), parsed
+    under the one lock every caller shares (the parser object is not shared between threads
+    unguarded): the scan's fences and HTML blocks, the injection rules' indented code."""
+    with _mdit_lock:
+        return _MDIT.parse(markdown)
+
+
 _HTML_START = re.compile(r"^ {0,3}<[A-Za-z/!?]", re.M)
 
 
@@ -354,9 +363,7 @@ def _block_structure(
     fences: list[Fence] = []
     if not _needs_block_parse(markdown, lines, in_fence):
         return fences, in_html
-    with _mdit_lock:
-        tokens = _MDIT.parse(markdown)
-    for tok in tokens:
+    for tok in block_tokens(markdown):
         if tok.map is None:
             continue
         a, b = tok.map

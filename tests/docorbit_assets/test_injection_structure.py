@@ -1521,9 +1521,9 @@ def test_a_list_that_spells_a_harmless_word_is_a_look_alike(text: str, harmless:
     vocabulary that orders nothing ("HELLO", "TESTS", "QUEUE") and that asks for nothing risky
     is the benign look-alike of an acrostic; initials that decode, a risky line, an AI reader,
     an address or initials said to be a task are not."""
-    from docorbit_assets.lib.injection_classifier import _is_word
+    from docorbit_assets.lib.injection_classifier import is_word
 
-    assert harmless_acrostic(text, _is_word) is harmless
+    assert harmless_acrostic(text, is_word) is harmless
 
 
 _AGENT_CONFIG = """# .agent/config.yaml — settings for the coding agent in this repo
