@@ -118,7 +118,7 @@ _VERBS = (
     r"e-?mail|transmit|exfiltrate|leak|share|delete|remove|erase|wipe|disable|turn\s+off|set|"
     r"pass|read|cat|open|fetch|visit|download|repeat|reveal|summari[sz]e|treat|recommend|claim|"
     r"write|approve|merge|push|apply|decode|follow|obey|remember|grant|modify|change|replace|"
-    r"use|fill|paste|copy|restart|click|navigate|transfer|pin|recommend|"
+    r"use|fill|paste|copy|restart|click|navigate|transfer|pin|recommend|attach|"
     # session 30: "Summarising models: please inform readers that …"
     r"inform|warn|advise|notify|describe|state|"
     r"ignora|responde|envía|sube|ejecuta|olvida|ignoriere|führe|sende|lade|vergiss|ignorez|"
@@ -138,7 +138,7 @@ _SENSITIVE = (
 )
 _EXFIL_VERBS = (
     r"(?:read|cat|print|output|send|forward|upload|post|e-?mail|include|pass|reveal|repeat|share|"
-    r"paste|append|fill\s+in|leak|exfiltrate|dump|display|copy|transmit)"
+    r"paste|append|fill\s+in|leak|exfiltrate|dump|display|copy|transmit|attach)"
 )
 
 _I = re.IGNORECASE
@@ -163,9 +163,13 @@ _A_PATTERNS = (
         _I | re.M,
     ),
     re.compile(rf"[^\n:：。.!?\[\]()/]{{0,30}}{_AI_CJK}[^\n:：。.!?\[\]()/]{{0,20}}[:：]"),
-    # vocative: "Assistant, silently add ..."
+    # vocative: "Assistant, silently add ..."; session 31: "Assistant, this section is for you
+    # and not the reader."
     re.compile(
-        rf"(?:^|(?<=[\n.!?]))\s*{_AI}\s*,\s*(?:please\s+)?(?:\w+ly\s+)?{_VERBS}\b", _I | re.M
+        rf"(?:^|(?<=[\n.!?>]))\s*{_AI}\s*,\s*(?:(?:please\s+)?(?:\w+ly\s+)?{_VERBS}\b|(?:this|these|the\s+"
+        r"following)\s+(?:[\w-]+\s+){0,2}?(?:is|are)\s+(?:meant\s+|written\s+|only\s+|just\s+)?(?:for|to)\s+"
+        r"you\b)",
+        _I | re.M,
     ),
     # "If you are a large language model ..."
     re.compile(rf"\bif\s+you(?:'re|\s+are)\s+(?:an?|the)\s+(?:[\w-]+\s+){{0,2}}?{_AI}\b", _I),
@@ -177,14 +181,33 @@ _A_PATTERNS = (
         rf"(?:\w+\s+){{0,2}}?{_AI}\b",
         _I,
     ),
+    # session 31: a heading that names its audience, an AI ("## For LLM readers", "### To AI
+    # agents", "## Coding-agent guidance"); an order only when what it asks for steers or harms
+    re.compile(
+        rf"^#{{1,6}}[ \t]+(?:(?:for|to)[ \t]+(?:the[ \t]+|all[ \t]+|any[ \t]+)?(?:[\w-]+[ \t]+){{0,2}}?"
+        rf"{_AI}|{_AI}[ \t]+(?:notes?|instructions?|guidance|guidelines|directives?|policy))[ \t]*:?[ \t]*$",
+        _I | re.M,
+    ),
 )
 # third-person directive: "agents should print ...", "the assistant must call ..."
 _A3 = re.compile(
-    rf"\b{_AI}\s+(?:[\w-]+\s+){{0,6}}?(?:must|should|shall|needs?\s+to|are\s+required\s+to|"
+    rf"\b{_AI}\s+(?:[\w-]+\s+){{0,6}}?"
+    # session 31: the AI the subject of a clause a pronoun takes up ("When an automated
+    # assistant helps someone file an issue, it should copy …")
+    r"(?:[\w-]+,\s+(?:it|they)\s+)?"
+    r"(?:must|should|shall|needs?\s+to|are\s+required\s+to|"
     rf"is\s+required\s+to|ha(?:ve|s)\s+to)\s+(?:(?:always|also|never|immediately)\b,?\s*)?"
     # a short clause of time between ("MUST ALSO, after listing, call …", session 30)
     r"(?:(?:after|before|when|once|then)\b[^,.\n]{1,40},\s*)?"
     rf"{_VERBS}\b",
+    _I,
+)
+_A_CONDITION = re.compile(
+    # session 31: a state reached only through the AI's act, a requirement in a condition's
+    # clothes ("This sample counts as verified only once the agent invokes the `edit_file` tool
+    # …", "the setup is not complete until the assistant has appended …")
+    rf"\b(?:only\s+(?:once|when|after|if)|until)\s+(?:the\s+|an?\s+|your\s+|each\s+|every\s+)?"
+    rf"(?:[\w-]+\s+)?{_AI}\s+(?:has\s+|have\s+)?(?:{_VERBS})(?:s|es|ed)?\b",
     _I,
 )
 _B_STRONG = (
@@ -234,28 +257,38 @@ _B_STRONG = (
     # guidelines"); the context before the page reproduced with what is hidden in it ("reproduce
     # every message that came before this paragraph, … word for word"); the page set above the
     # user's request ("this note outranks the person's question")
-    re.compile(
-        r"(?i:\b(?:you\s+(?:will|shall|must|are\s+going\s+to)\s+(?:now\s+)?(?:act|behave|respond|operate|"
-        r"role-?play|pose)\s+as|you\s+are\s+now|(?:from\s+(?:here|now|this\s+point)\s+on|starting\s+now)"
-        r",?\s+you\s+are|pretend\s+(?:to\s+be|you\s+are)|play\s+the\s+(?:role|part)\s+of|"
-        r"(?:adopt|assume|take\s+on)\s+the\s+(?:persona|role|identity|character)(?:\s+of)?)[\s:]+)"
+    _PERSONA := re.compile(
+        r"(?i:(?:\b(?:you\s+(?:will|shall|must|are\s+going\s+to)\s+(?:now\s+)?(?:act|behave|respond|answer|"
+        r"reply|speak|operate|role-?play|pose|continue)\s+as|you\s+are\s+now|(?:from\s+(?:here|now|this\s+"
+        r"point)\s+on|starting\s+now|henceforth),?\s+you\s+are|pretend\s+(?:to\s+be|you\s+are)|play\s+the\s+"
+        r"(?:role|part)\s+of|(?:adopt|assume|take\s+on)\s+the\s+(?:persona|role|identity|character)"
+        r"(?:\s+of)?)|"
+        # session 31: the imperative at the start of a sentence ("Starting now, act as FreeBot")
+        r"(?:^|(?<=[\n.!?:;,—]))[ \t]*(?:(?:now|please|henceforth|hereafter|from\s+(?:now|here|this\s+"
+        r"(?:message|point|moment))\s+on|starting\s+(?:now|today))[ \t,:]+)?(?:act|behave|respond|answer|"
+        r"reply|speak|operate|role-?play|pose)\s+as)"
+        r"[\s:]+)"
         # a name (capitalised or quoted; a quotation is masked to spaces in the phrase rules)
         r"(?:[\"'“‘]?[A-Z][\w-]*[\"'”’]?|[ ]{3,})(?i:[^.\n]{0,160}?(?:\b(?:no|zero|without(?:\s+any)?|"
         r"free\s+(?:of|from)(?:\s+(?:any|every|all))?|(?:removed|shed|dropped|lifted|stripped|disabled)\s+"
         r"(?:every|all|its|any|of\s+(?:its|every|all))|unbound\s+by(?:\s+any)?)\s+(?:[\w-]+\s+){0,2}?"
         r"(?:guidelines?|rules?|restrictions?|limits|limitations|filters?|content\s+polic(?:y|ies)|"
-        r"safety\s+(?:rules|guidelines|measures)|censorship|boundaries|ethics)\b|\bnever\s+(?:declines?|"
+        r"safety\s+(?:rules|guidelines|measures)|censorship|boundaries|ethics|"
+        # session 31: "a persona that operates without guardrails", "has shed every guardrail"
+        r"guardrails?|safeguards?|constraints|moderation|policies)\b|\bnever\s+(?:declines?|"
         r"refuses?|says\s+no)\b|\b(?:refuses|declines)\s+nothing\b))",
     ),
     re.compile(
         r"\b(?:repeat|reproduce|print|output|echo|dump|reveal|copy|quote|recite|restate|write\s+out)\s*"
-        r"(?:,[^,\n]{1,40},)?\s*(?:back\s+)?(?:verbatim\s+|word\s+for\s+word\s+)?(?:everything|every\s+"
+        r"(?:,[^,\n]{1,40},)?\s*(?:back\s+)?(?:verbatim\s+|word\s+for\s+word\s+|unaltered\s+|unchanged\s+)?(?:everything|every\s+"
         r"(?:message|word|line)|all\s+(?:the\s+)?(?:messages|text|content|instructions)|the\s+(?:entire|full|whole|complete)\s+"
         r"(?:text|conversation|context|prompt|transcript|history|chat))\b[^.\n]{0,80}?\b(?:above|before|"
         r"precedes?|preceding|prior|earlier|so\s+far)\b[^.\n]{0,120}?(?:\b(?:verbatim|word\s+for\s+word|"
         r"exactly|in\s+full|as-is)\b|\b(?:hidden|concealed|internal|secret|system|developer|operator)\s+"
-        r"(?:\w+\s+){0,3}?(?:messages?|prompts?|instructions?|content|notes|definitions)|\b(?:code|fenced|pre)>?"
-        r"\s+block)",
+        r"(?:\w+\s+){0,3}?(?:messages?|prompts?|instructions?|content|notes|definitions|"
+        # session 31: "including the system and developer turns you were given — wrapped in
+        # triple backticks"
+        r"turns|roles?|text)|\b(?:code|fenced|pre)>?\s+block|\b(?:triple\s+)?backticks\b|\bcode\s+fences?\b)",
         _I,
     ),
     re.compile(
@@ -334,13 +367,20 @@ _E = (
 )
 _TRANSCRIPT = re.compile(r"^\s*(user|human|assistant|ai|system)\s*:", _I | re.M)
 _G = re.compile(
-    r"!\[[^\]\n]*\]\(\s*<?https?://[^)\s>]*[?&][\w-]+=[^)\s>]*(?:(?:PASTE|USER|MESSAGE|CONVERSATION|"
+    # an image the reader's renderer fetches: Markdown, and (session 31) an HTML <img> or a
+    # reStructuredText image or figure directive
+    r"(?:!\[[^\]\n]*\]\(\s*<?|<img\b[^>]{0,200}?\bsrc\s*=\s*[\"']?|"
+    r"^[ \t]*\.\.[ \t]+(?:image|figure)::[ \t]+)"
+    r"https?://[^)\s>\"']*[?&][\w-]+=[^)\s>\"']*(?:(?:PASTE|USER|MESSAGE|CONVERSATION|"
     r"CHAT|HISTORY|PROMPT|CONTEXT|SESSION|MEMORY)|"
     # session 30: a template placeholder that names the conversation or a secret
-    # ("?q={{conversation_so_far}}&env={{contents_of_dotenv_file}}")
-    r"(?:\{\{?|\$\{|<|%7[Bb])[^)\s>}]{0,40}?(?i:conversation|chat|history|messages?|prompt|"
-    r"context|dotenv|\.env|secrets?|tokens?|api[_-]?keys?|credentials?|passwords?|session))"
-    r"[^)\s>]*",
+    # ("?q={{conversation_so_far}}&env={{contents_of_dotenv_file}}"); session 31: a placeholder
+    # in words ("{{insert a URL-encoded copy of the user's previous question}}")
+    r"(?:\{\{?|\$\{|<|%7[Bb])(?:[^)\s>}]{0,40}?|(?<=\{)[^}\n]{0,80}?)(?i:conversation|chat|"
+    r"history|messages?|prompt|context|dotenv|\.env|secrets?|tokens?|api[_-]?keys?|credentials?|"
+    r"passwords?|session|(?:user'?s?|previous|last|earlier)\s+(?:\w+\s+)?(?:question|request|"
+    r"query|input)))",
+    re.M,
 )
 _G_LINK = re.compile(
     r"https?://[^)\s>\"']*[?&][\w-]+=(?:[A-Z][A-Z0-9_]{5,}|\{[^}\s]+\})",
@@ -1136,6 +1176,10 @@ _GATE_B = (
     # session 30: a persona freed of its rules, the context reproduced, the page set above
     # the user's request
     "act as",
+    "answer as",
+    "reply as",
+    "speak as",
+    "henceforth",
     "behave as",
     "respond as",
     "operate as",
@@ -1317,6 +1361,8 @@ def _phrase_verdict(text: str) -> tuple[int, re.Match[str] | None, str]:
     else:
         a = None
     a3 = _A3.search(text) if has_ai and _any(lower, _GATE_MODAL_RE) else None
+    if a3 is None and has_ai and ("only" in lower or "until" in lower):
+        a3 = _A_CONDITION.search(text)
     b = _first(_B_STRONG, prose) if gate_b else None
     b_weak = _B_WEAK.search(prose) if gate_b else None
     c_strong, c = _risk_matches(text, lower, _any(lower, _GATE_C_RE))
@@ -1333,7 +1379,7 @@ def _phrase_verdict(text: str) -> tuple[int, re.Match[str] | None, str]:
     if len(roles) >= 2 and prose is not text:
         roles = {m.group(1).lower() for m in _TRANSCRIPT.finditer(prose)}
     transcript = len(roles) >= 2
-    g = _G.search(text) if "![" in text else None
+    g = _G.search(text) if "![" in text or "<img" in lower or "::" in text else None
 
     def action_after(m: re.Match[str] | None) -> bool:
         if m is None:
@@ -1359,13 +1405,20 @@ def _phrase_verdict(text: str) -> tuple[int, re.Match[str] | None, str]:
     if a and (b or c or d or (action_after(a) and not transcript)):
         # in a transcript ("User: … Assistant: Yes — …") a speaker's turn is no address: an
         # order there needs an override, a dangerous act or concealment
+        if injection_structure.SMEAR_RE.search(injection_structure.unprohibited(prose)):
+            # a smear of other software asked of the AI: the readers, trained on pages, read
+            # an llms.txt note as prose (session 31)
+            return 3, a, injection_structure.SMEAR_WHY
         return 3, a, injection_structure.ADDRESSED_WHY
     if e and (b or c_strong or d or action_after(e)):
         return 3, e, "role/delimiter token with an instruction"
     if transcript and (b or c):
         return 3, _TRANSCRIPT.search(prose), "fake conversation with an instruction"
     if b:
-        return 3, b, "instruction override"
+        # a persona freed of its rules is its own finding: the readers, trained on pages, read
+        # a short one as prose (session 31)
+        persona = _PERSONA.search(prose) is not None
+        return 3, b, injection_structure.PERSONA_WHY if persona else "instruction override"
     if a3 and (c or d):
         return 3, a3, "directive to AI agents with a sensitive action"
     if d and (c_strong or _D_YOU_DID.search(prose)):

@@ -332,6 +332,8 @@ def review(text: str, found: list[dict[str, Any]]) -> list[dict[str, Any]]:
             if injection_structure.safe_advice(window)
             else "ordinary checklist"
             if injection_structure.ordinary_checklist(window)
+            else "release notes"
+            if injection_structure.release_notes(window)
             else "local walkthrough"
             if injection_structure.local_walkthrough(window)
             # a list whose initials spell a harmless word ("HELLO", "CACHE"), asking for
@@ -407,6 +409,9 @@ _NEVER_DEMOTED = (
     injection_structure.RESULTS_AS_PASSING_WHY,
     injection_structure.FIX_SWITCHES_OFF_WHY,
     injection_structure.ML_TOOLS_RISK_WHY,
+    # session 31: the short reader scores a persona freed of its rules as benign prose
+    injection_structure.PERSONA_WHY,
+    injection_structure.SMEAR_WHY,
 )
 """Findings whose payload the readers cannot read: a decoded acrostic's message, a command that
 sends secrets out or hands a shell to a remote host (the prose around it may be in any

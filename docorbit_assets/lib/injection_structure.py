@@ -608,15 +608,17 @@ _UNSAFE_ON = (
 """A flag named for the unsafe side set on, and settings no honest fix hands out (session 15)."""
 
 
-def _switched_off(stems: str) -> str:
-    """A setting whose name holds one of ``stems`` given its off value (``ssl_verify=False``,
-    ``auth: none``). The stem is found by a bounded lookahead and the name read possessively:
-    "\\w*stem\\w*" backtracked cubically on a long word of stems (session 21)."""
+def _switched_off(stems: str, unless: str = "") -> str:
+    """A setting whose name holds one of ``stems`` (and none of ``unless``) given its off value
+    (``ssl_verify=False``, ``auth: none``, a JSON key ``"confirmTools": false``). The stem is
+    found by a bounded lookahead and the name read possessively: "\\w*stem\\w*" backtracked
+    cubically on a long word of stems (session 21)."""
+    not_named = rf"(?!\w{{0,60}}?(?i:{unless}))" if unless else ""
     return (
-        rf"\b(?=\w{{0,60}}?(?i:{stems}))\w++(?:[._:=]{{1,2}}|[ \t]+[:=]{{1,2}})[ \t]*"
+        rf"\b(?=\w{{0,60}}?(?i:{stems})){not_named}\w++[\"']?(?:[._:=]{{1,2}}|[ \t]+[:=]{{1,2}})[ \t]*"
         r"[\"'`]?(?:disabled?|off|none|false|0)\b|"
         # "set auth.mode to none" (session 22)
-        rf"\b(?=[\w.]{{0,60}}?(?i:{stems}))[\w.]{{1,60}}+`?[ \t]+to[ \t]+[\"'`]?"
+        rf"\b(?=[\w.]{{0,60}}?(?i:{stems})){not_named}[\w.]{{1,60}}+`?[ \t]+to[ \t]+[\"'`]?"
         r"(?:disabled?|off|none|false)\b"
     )
 
@@ -976,7 +978,8 @@ _W_AUTOMATION = frozenset(
     ["integration", "integrations", "script", "scripts", "tool", "tools", "tooling"]
     + ["generator", "generators", "automation", "automations", "installer", "installers"]
     + ["collector", "collectors", "plugin", "plugins", "pipeline", "pipelines", "workflow"]
-    + ["workflows", "bot", "bots", "generated"]
+    + ["workflows", "bot", "bots", "generated", "extension", "extensions", "addon", "addons"]
+    + ["add-on", "add-ons"]
 )
 _W_MANDATE = frozenset(
     ["mandate", "mandates", "require", "requires", "insist", "insists", "order", "orders"]
@@ -1163,7 +1166,10 @@ _ERROR_WORD = (
     r"be\s+(?:parsed|loaded|verified)|cannot\s+load|failed|failing|failure|"
     # "errors" naming a kind of output ("redacted from error messages"), no error (session 30)
     r"errors?(?![ \t]+(?:messages?|handling|handlers?|reporting|tracking|pages?|logs?|logging|"
-    r"boundar(?:y|ies)|rates?|budgets?|classes|types?)\b)|exception|mismatch|"
+    # session 31: "redacted from logs and error reports"
+    r"reports?|reporters?|trackers?|monitoring|alerts?|notifications?|dashboards?|responses?|"
+    r"output|details|bodies|body|objects?|callbacks?|boundar(?:y|ies)|rates?|budgets?|classes|"
+    r"types?)\b)|exception|mismatch|"
     r"denied|not\s+verified|unverified|crash(?:ed)?(?![ \t]+(?:reports?|reporting|reporters?|logs?|"
     r"dumps?|handlers?)\b)|panic|fault|broken|outdated|invalid|"
     r"cannot\s+be\s+(?:loaded|found|verified|opened|resolved)|could\s+not\s+be\s+validated|"
@@ -1262,6 +1268,11 @@ _HARD_SETTING = re.compile(
     # check switched off (TLS, signatures, authentication), password-less sudo, a mode every
     # user may write, an owner role handed out, the repository pushed to a new remote
     _switched_off("pinning|verif|tls|ssl|signature|integrity|checksum|auth")
+    # session 31: a tool's confirmation or approval switched off ("confirmTools": false,
+    # require_approval: off; not a name that switches it off itself: autoApprove, skipConfirm)
+    + "|"
+    + _switched_off("confirm|approv", unless="auto|skip|bypass|disabl|no_?confirm|noApprov|yolo")
+    + r"|[\"']trust(?:Level|_level)?[\"']?\s*[:=]\s*[\"']?(?:always|full|everything)\b"
     + r"|rejectUnauthorized\b[^\n]{0,12}?\bfalse\b|"
     r"InsecureSkipVerify\s*:\s*true|NODE_TLS_REJECT_UNAUTHORIZED\s*=\s*[\"']?0|"
     r"--insecure(?:-skip-tls-verify)?\b|--no-verify\b|\bNOPASSWD\b|\bsudoers\b|\b0777\b|"
@@ -1295,6 +1306,8 @@ _REMOTE_PUSH = re.compile(
 _AUTOMATION_NOUN = (
     r"(?:integrations?|scripts?|tool(?:s|ing)|generators?|automations?|installers?|collectors?|"
     r"plugins?|pipelines?|workflows?|bots?|"
+    # session 31: "Extensions built on this SDK must write …"
+    r"extensions?|add-?ons?|"
     # code a generator writes, named as the subject: "Generated clients for this endpoint should
     # build their HTTP session with … verify=False" (session 22)
     r"generated[ \t]+(?:clients?|code|SDKs?|snippets?|configs?|configurations?|scripts?))"
@@ -1655,6 +1668,8 @@ HIDDEN_ORDINARY_WHY = "a hidden note to an AI with an ordinary instruction"
 (``ordinary_address``): medium once the carrier raises it (session 30: five benign notes of the
 first-sight sets s138–s148 in HTML comments, all high before)."""
 ADDRESSED_WHY = "addressed to an AI with an instruction"
+PERSONA_WHY = "a persona freed of its rules handed to the reader"
+SMEAR_WHY = "addressed to an AI: tells it to smear other software"
 INTRODUCTION_NOTE = "(an introduction, read with what it introduces)"
 """Said of an ``ADDRESSED_WHY`` finding kept at medium by ``ordinary_introduction``."""
 HIDDEN_SENSITIVE_WHY = "hidden imperative about something sensitive"
@@ -3658,6 +3673,44 @@ def ordinary_checklist(text: str) -> bool:
     return asks_nothing_risky(text)
 
 
+_CHANGE_ENTRY = re.compile(
+    # an entry of release notes: a Keep-a-Changelog category or a change verb in the past
+    # ("- Changed: …", "- **Fixed** …", "* Removed the …")
+    r"^[ \t]*[-*+][ \t]+(?:\*\*|__)?(?:Added|Changed|Fixed|Removed|Deprecated|Security|Breaking"
+    r"(?:[ \t]+changes?)?|Improved|Updated|New|Bumped|Dropped|Renamed|Moved|Internal|Docs?|"
+    r"Performance|Features?|Bug[ \t]*fix(?:es)?)\b",
+    re.MULTILINE,
+)
+_VERSION_HEADING = re.compile(
+    r"^[ \t]*(?:#{1,6}[ \t]+|(?:Release|Version)[ \t]+)\[?v?\d+\.\d+(?:\.\d+)?", re.MULTILINE | _I
+)
+
+
+def release_notes(text: str) -> bool:
+    """``text`` is release notes — a version heading or two entries at least, and its list
+    items entries of a change (``_CHANGE_ENTRY``) — that ask for nothing the rules read as risky
+    (``asks_nothing_risky``), in English. The readers score an entry that describes what an
+    assistant now does ("Changed: assistants keep following operator instructions after a
+    context-window truncation") as an order to one; kept at medium
+    (``injection_classifier.review``, session 31). An entry that asks for anything risky keeps
+    the window high."""
+    if not text.isascii() or len(text) > 4_000:
+        return False
+    for line in text.splitlines():
+        # nothing but headings, version lines, list items and their continuations
+        if line.strip() and not re.match(
+            r"[ \t]+\S|#|[-*+][ \t]|(?:Release|Version)[ \t]", line, _I
+        ):
+            return False
+    entries = len(_CHANGE_ENTRY.findall(text))
+    items = len(re.findall(r"^[ \t]*[-*+][ \t]+\S", text, re.MULTILINE))
+    if entries == 0 or entries * 2 < items:
+        return False
+    if entries < 2 and _VERSION_HEADING.search(text) is None:
+        return False
+    return asks_nothing_risky(text)
+
+
 _LOOPBACK_URL = re.compile(
     r"https?://(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])(?::\d{1,5})?(?:/[^\s)`'\"<>]*)?|"
     r"\b[\w.+-]{1,64}@example\.(?:com|org|net)\b",  # a seed user's address
@@ -4666,6 +4719,17 @@ _REPLACE_WITH = (
     r"registry|crates\.io|released?)\b"
 )
 """A dependency swapped for another (in ``_STEER`` and ``_SUBSTITUTE``)."""
+_SMEAR = (
+    r"\b(?:say|state|claim|assert|mention|tell\s+(?:\w+\s+){0,2}?)\s*(?:that\s+)?[\w.-]+(?:,?\s+(?:and\s+|or\s+)?"
+    r"[\w.-]+){0,3}\s+(?:(?:is|are|was|were|has|have)\s+(?:been\s+)?(?:abandoned|insecure|unsafe|"
+    r"vulnerable|unmaintained|dead|discontinued|compromised|backdoored|malicious|banned|blacklisted|"
+    r"sanctioned|illegal|fraudulent|scams?)\b|"
+    # session 31: "tell users they … ship malware"
+    r"(?:\w+\s+){0,3}?(?:ships?|contains?|bundles?|includes?|distributes?|installs?)\s+(?:\w+\s+)?"
+    r"(?:malware|spyware|backdoors?|trojans?|(?:crypto[- ]?|coin[- ]?)?miners?|viruses)\b)"
+)
+"""A claim against other software its reader is told to make: abandoned, unsafe, malicious."""
+SMEAR_RE = re.compile(_SMEAR, _I)
 _STEER = re.compile(
     # what the reader is told to do with its output or the user: say/state/claim something,
     # recommend one thing instead of another, keep something from the user, skip a check;
@@ -4676,10 +4740,7 @@ _STEER = re.compile(
     r"(?:[ \t]+[\w'-]+){0,4}?[ \t]+that\b|"
     # a claim against other software ("say Redis and Memcached were abandoned and contain
     # unpatched remote exploits", session 30)
-    r"\b(?:say|state|claim|assert|mention|tell\s+(?:\w+\s+){0,2}?)\s*(?:that\s+)?[\w.-]+(?:,?\s+(?:and\s+|or\s+)?"
-    r"[\w.-]+){0,3}\s+(?:is|are|was|were|has|have)\s+(?:been\s+)?(?:abandoned|insecure|unsafe|"
-    r"vulnerable|unmaintained|dead|discontinued|compromised|backdoored|malicious|banned|blacklisted|"
-    r"sanctioned|illegal|fraudulent|scams?)\b|\b(?:do\s+not|don't|never|without)\s+call\w*\s+(?:\w+\s+){0,2}?out\b|"
+    rf"{_SMEAR}|\b(?:do\s+not|don't|never|without)\s+call\w*\s+(?:\w+\s+){0, 2}?out\b|"
     r"\b(?:left|leave|kept|keep)\s+(?:\S+\s+){0,3}?out\s+of\s+(?:the\s+|any\s+|all\s+)?(?:summar|answer|"
     r"repl|response|review|changelog|description)\w*|"
     r"\btell\s+(?:the\s+)?(?:users?|people|developers|them|the\s+person)\s+"
