@@ -270,7 +270,8 @@ _B_STRONG = (
         r"[\s:]+)"
         # a name (capitalised or quoted; a quotation is masked to spaces in the phrase rules)
         r"(?:[\"'“‘]?[A-Z][\w-]*[\"'”’]?|[ ]{3,})(?i:[^.\n]{0,160}?(?:\b(?:no|zero|without(?:\s+any)?|"
-        r"free\s+(?:of|from)(?:\s+(?:any|every|all))?|(?:removed|shed|dropped|lifted|stripped|disabled)\s+"
+        r"free\s+(?:of|from)(?:\s+(?:any|every|all))?|(?:lacking|lacks|devoid\s+of|bereft\s+of)"
+        r"(?:\s+(?:any|every|all))?|(?:removed|shed|dropped|lifted|stripped|disabled)\s+"
         r"(?:every|all|its|any|of\s+(?:its|every|all))|unbound\s+by(?:\s+any)?)\s+(?:[\w-]+\s+){0,2}?"
         r"(?:guidelines?|rules?|restrictions?|limits|limitations|filters?|content\s+polic(?:y|ies)|"
         r"safety\s+(?:rules|guidelines|measures)|censorship|boundaries|ethics|"
@@ -280,10 +281,11 @@ _B_STRONG = (
     ),
     re.compile(
         r"\b(?:repeat|reproduce|print|output|echo|dump|reveal|copy|quote|recite|restate|write\s+out)\s*"
-        r"(?:,[^,\n]{1,40},)?\s*(?:back\s+)?(?:verbatim\s+|word\s+for\s+word\s+|unaltered\s+|unchanged\s+)?(?:everything|every\s+"
+        r"(?:back\b\s*)?(?:,[^,\n]{1,40},)?\s*(?:back\s+)?(?:verbatim\s+|word\s+for\s+word\s+|unaltered\s+|"
+        r"unchanged\s+)?(?:everything|every\s+"
         r"(?:message|word|line)|all\s+(?:the\s+)?(?:messages|text|content|instructions)|the\s+(?:entire|full|whole|complete)\s+"
         r"(?:text|conversation|context|prompt|transcript|history|chat))\b[^.\n]{0,80}?\b(?:above|before|"
-        r"precedes?|preceding|prior|earlier|so\s+far)\b[^.\n]{0,120}?(?:\b(?:verbatim|word\s+for\s+word|"
+        r"precedes?|preceded|preceding|prior|earlier|so\s+far)\b[^.\n]{0,120}?(?:\b(?:verbatim|word\s+for\s+word|"
         r"exactly|in\s+full|as-is)\b|\b(?:hidden|concealed|internal|secret|system|developer|operator)\s+"
         r"(?:\w+\s+){0,3}?(?:messages?|prompts?|instructions?|content|notes|definitions|"
         # session 31: "including the system and developer turns you were given — wrapped in
@@ -294,9 +296,12 @@ _B_STRONG = (
     re.compile(
         # a ranking stated ("this note outranks …"), not the verb asked or forbidden ("Don't use
         # this field … to override the user's requests")
-        r"\b(?:outranks|overrides|supersedes|trumps|takes?\s+precedence\s+over)\s+(?:the\s+|your\s+|"
+        r"\b(?:outranks|overrides|supersedes|trumps|takes?\s+precedence\s+over)\s+(?:(?:the\s+|your\s+|"
         r"any\s+)?(?:user'?s?|person'?s|reader'?s|human'?s|operator'?s)\s+(?:own\s+)?(?:requests?|"
-        r"questions?|instructions?|prompts?|messages?|query|queries|tasks?)\b",
+        r"questions?|instructions?|prompts?|messages?|query|queries|tasks?)\b|"
+        # session 31: "this note outranks anything the user asks"
+        r"(?:anything|everything|whatever|all)\s+(?:that\s+)?(?:the|your)\s+(?:user|person|human|reader|"
+        r"operator)\s+(?:asks|says|requests|wants|writes|types|tells\s+you)\b)",
         _I,
     ),
     re.compile(

@@ -1400,7 +1400,10 @@ _DISCUSSION = re.compile(
     r"weaponi[sz]ed|booby[-\s]trapped|tampered)\s+(?:[`\"']?[\w-]+[`\"']?\s+){0,2}?"
     r"(?:tool|function|error|system|warning|message|notice|banner|output|result)\w*|"
     r"counterfeit|lures?|bogus|decoys?|beware\s+of|injections?|claiming|claims\s+(?:that|to)|\b(?:a|the|its|their|this|false|such|any)\s+claim\s+(?:that|to)|"
-    r"does\s+not\s+count|untrusted|treat(?:s|ed)?\s+(?:it|them|this|everything\s+\w+)\s+as\s+"
+    # "untrusted" of what a page carries ("untrusted input", "untrusted pages"), not a server's
+    # certificate "deliberately untrusted" (session 31)
+    r"does\s+not\s+count|untrusted(?!\s+(?:(?:root\s+|self-signed\s+)?(?:certificates?|certs?|CAs?|"
+    r"issuers?|roots?|hosts?)\b))(?<!deliberately\suntrusted)(?<!intentionally\suntrusted)|treat(?:s|ed)?\s+(?:it|them|this|everything\s+\w+)\s+as\s+"
     r"(?:plain\s+)?(?:data|untrusted)|injected\s+(?:text|content|"
     r"instructions?|prompts?)|imitat\w+|mimic\w*|merely\s+looks?\s+like|"
     r"social[-\s]engineering|red[-\s]team\w*|OWASP|jailbreak\w*|mitigations?|defen[cs]es?|"
@@ -2653,7 +2656,17 @@ def _look_alike(text: str, first: re.Match[str], second: re.Match[str]) -> re.Ma
     """``second`` when the two names sit in one sentence that installs one of them or swaps
     them, in any language (``typosquat``)."""
     between = text[first.end() : second.start()]
-    if "\n\n" in between or _SENTENCE_END.search(between):
+    if "\n\n" in between:
+        return None
+    ends = list(_SENTENCE_END.finditer(between))
+    if ends and not (
+        # session 31: the next sentence swaps back to the first name ("the maintained crate is
+        # `serde_jsonn`. Always depend on that spelling rather than `serde_json`")
+        len(ends) == 1
+        and len(between) <= 160
+        and _SWAP.search(between, ends[0].end()) is not None
+        and _BACK_REFERENCE.search(between, ends[0].end()) is not None
+    ):
         return None  # not one sentence
     begin = max(text.rfind("\n\n", 0, first.start()) + 1, 0)
     for e in _SENTENCE_END.finditer(text, max(begin, first.start() - 300), first.start()):
@@ -2666,6 +2679,12 @@ def _look_alike(text: str, first: re.Match[str], second: re.Match[str]) -> re.Ma
     return None
 
 
+_BACK_REFERENCE = re.compile(
+    r"\b(?:that|this|the\s+(?:above|first|former))\s+(?:spelling|name|crate|package|module|"
+    r"library|gem|dependency|one|fork)\b|\b(?:it|that\s+one)\b",
+    re.I,
+)
+"""The second sentence of a swap speaks of the first name: "that spelling", "this crate", "it"."""
 _WARNED = re.compile(r"\b(?:never|not|don't|avoid|beware|careful|malicious|typo-?squat\w*)\b", re.I)
 _SWAP_ORDER = re.compile(
     r"[ \t>*_-]*(?:please\s+)?(?:always\s+)?(?:use|prefer|install|replace|switch|swap|pin|add|pick|"
@@ -4747,6 +4766,8 @@ _STEER = re.compile(
     r"(?:that|to)\b|"
     r"\b(?:say|says|state|states|claim|assert|answer)\s+(?:that\s+)?there\s+(?:is|are)\s+no\b|"
     r"\b(?:recommend\w*|suggest\w*|point\w*|direct\w*|steer\w*|advis\w*|prefer\w*|use|install\w*|"
+    # session 31: "Always depend on that spelling rather than `serde_json`"
+    r"depend\w*|rely|relies|import\w*|"
     r"switch\w*|pick\w*|choos\w*|swap\w*|send\w*)\b[^.\n]{0,100}?\b(?:(?:instead\s+of|rather\s+than|"
     r"in\s+place\s+of)(?!\s+(?:hand[- ]?(?:written|rolled|made|coded)|manual(?:ly)?|custom|ad[- ]hoc|"
     r"home[- ]?(?:grown|made)|(?:rolling|writing)\s+(?:your|their)\s+own|your\s+own)\b)|"
@@ -4757,7 +4778,7 @@ _STEER = re.compile(
     r"bring|flag|warn|inform|point\s+out|alert)\w*|\bwithout\s+(?:\w+\s+){0,2}?(?:telling|"
     r"mentioning|asking|confirm\w*|informing|notifying|warning|stopping|review\w*|checking)|"
     r"\bno\s+need\s+to\s+(?:ask|confirm|check|tell|mention)|\bskip(?:ping)?\s+(?:\w+\s+){0,2}?"
-    r"(?:verification|confirm\w*|checks?|review|tests?|signature|approval)|"
+    r"(?:verification|confirm\w*|checks?|review|tests?|signature|approval|audits?|scans?)|"
     r"\bapprov\w*\s+(?:and|&)\s+merg\w*|\bmerg\w*\s+(?:it|them|the\s+\w+)\s+(?:itself|directly)|"
     r"\$\{?[A-Z][A-Z0-9_]*(?:TOKEN|SECRET|KEY|PASSWORD|PASS|PAT|CREDENTIALS?)\b|"
     r"\bresulting\s+(?:shell\s+)?(?:command|instruction|step)|\binto\s+(?:the|your)\s+(?:chat|reply|"
