@@ -217,13 +217,13 @@ _B_STRONG = (
         _I,
     ),
     re.compile(
-        r"\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+)?(?:of\s+)?the\s+(?:\w+\s+)?"
-        r"(?:instructions?|directives?|rules|guidelines|prompts?)\s+(?:that\s+)?you\s+(?:were|have\s+been|"
+        r"\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+)?(?:of\s+)?(?:the|every|each|any|all)\s+(?:\w+\s+)?"
+        r"(?:instructions?|directives?|rules?|guidelines?|prompts?)\s+(?:that\s+)?you\s+(?:were|have\s+been|"
         r"got|received)\b",
         _I,
     ),
     re.compile(
-        r"(?:^|(?<=[\n.!?:;,>])|(?<=\band)|(?<=\bplease)|(?<=\bnow))\s*(?:ignore|disregard|forget|"
+        r"(?:^|(?<=[\n.!?:;,>])|(?<=\n[-*+])|(?<=\band)|(?<=\bplease)|(?<=\bnow))\s*(?:ignore|disregard|forget|"
         r"override|bypass)\s+(?:all\s+|any\s+|every\s+|each\s+)?(?:of\s+)?(?:your\s+|the\s+user'?s\s+|"
         r"(?:all\s+|the\s+)?(?:previous|prior|above|earlier|preceding|former|original|initial)\s+)"
         r"(?:\w+\s+){0,2}?(?:instructions?|directives?|prompts?|rules|guidelines|guardrails|requests?|"
@@ -282,7 +282,7 @@ _B_STRONG = (
     re.compile(
         r"\b(?:repeat|reproduce|print|output|echo|dump|reveal|copy|quote|recite|restate|write\s+out)\s*"
         r"(?:back\b\s*)?(?:,[^,\n]{1,40},)?\s*(?:back\s+)?(?:verbatim\s+|word\s+for\s+word\s+|unaltered\s+|"
-        r"unchanged\s+)?(?:everything|every\s+"
+        r"unchanged\s+|exactly\s+|precisely\s+|faithfully\s+)?(?:everything|every\s+"
         r"(?:message|word|line)|all\s+(?:the\s+)?(?:messages|text|content|instructions)|the\s+(?:entire|full|whole|complete)\s+"
         r"(?:text|conversation|context|prompt|transcript|history|chat))\b[^.\n]{0,80}?\b(?:above|before|"
         r"precedes?|preceded|preceding|prior|earlier|so\s+far)\b[^.\n]{0,120}?(?:\b(?:verbatim|word\s+for\s+word|"
@@ -301,7 +301,8 @@ _B_STRONG = (
         r"questions?|instructions?|prompts?|messages?|query|queries|tasks?)\b|"
         # session 31: "this note outranks anything the user asks"
         r"(?:anything|everything|whatever|all)\s+(?:that\s+)?(?:the|your)\s+(?:user|person|human|reader|"
-        r"operator)\s+(?:asks|says|requests|wants|writes|types|tells\s+you)\b)",
+        r"operator)\s+(?:asks|asked|says|said|requests|requested|wants|wanted|writes|wrote|types|typed|"
+        r"tells\s+you|told\s+you)\b)",
         _I,
     ),
     re.compile(
@@ -315,6 +316,9 @@ _B_STRONG = (
     # other languages: override verb + instruction noun
     re.compile(
         r"(?:ignora|ignore[zr]?|olvida|oublie[zr]?|ignoriere|vergiss|ignorieren|dimentica|esque[çc]a|"
+        # session 31: "ne tenez plus compte des consignes", "haz caso omiso de las instrucciones"
+        r"ne\s+ten(?:ez|ir|s)\s+(?:plus|pas|aucun)\s+compte|fai(?:tes|s)\s+abstraction|haz\s+caso\s+omiso|"
+        r"no\s+tengas\s+en\s+cuenta|desconsider[ae]|non\s+tenere\s+conto|missachte|"
         r"игнорируй|забудь)\b[^.\n]{0,40}(?:instrucciones|instructions|consignes|Anweisungen|"
         r"Instruktionen|istruzioni|instruções|инструкции|указания)",
         _I,
@@ -355,13 +359,23 @@ _D = (
         _I,
     ),
     re.compile(r"\bwithout\s+(?:the\s+)?user'?s?\s+(?:consent|knowledge|approval|permission)", _I),
+    # session 31: "keep it from the developer that …"
+    re.compile(
+        r"\b(?:keep|hide)\s+(?:it|this|that|these|them)\s+(?:hidden\s+|secret\s+)?from\s+(?:the\s+|your\s+)?"
+        r"(?:users?|developers?|humans?|operators?|owners?|reviewers?|maintainers?)\b",
+        _I,
+    ),
     re.compile(
         r"\bwithout\s+(?:asking|requesting|waiting)\s+(?:the\s+user\s+)?(?:for\s+)?(?:their\s+|any\s+)?"
         r"(?:confirmation|permission|approval|consent)\b",
         _I,
     ),
 )
-_D_YOU_DID = re.compile(r"\bthe\s+user\s+(?:that|about)\s+you\b|\bjust\s+say\b", _I)
+_D_YOU_DID = re.compile(
+    # session 31: a scripted report after the concealment ("report only 'settings applied'")
+    r"\bthe\s+user\s+(?:that|about)\s+you\b|\bjust\s+say\b|\b(?:report|say|reply|answer|respond)\s+only\b",
+    _I,
+)
 _E = (
     re.compile(r"<\|(?:im_start|im_end|system|endoftext|start_header_id|end_header_id|eot_id)\|>"),
     re.compile(r"\[(?:SYSTEM|INST|SYS)\b[^\]\n]{0,40}\]|<<SYS>>"),
@@ -1205,6 +1219,7 @@ _GATE_B = (
     "before this",
     "above this",
     "preceding",
+    "precede",
     "so far",
     "outrank",
     "supersede",
@@ -1217,6 +1232,14 @@ _GATE_B = (
     "not reveal",
     "olvida",
     "oublie",
+    # session 31: "ne tenez plus compte", "faites abstraction", "haz caso omiso", …
+    "compte",
+    "abstraction",
+    "caso omiso",
+    "en cuenta",
+    "desconsider",
+    "tenere conto",
+    "missacht",
     "vergiss",
     "dimentica",
     "esque",
@@ -1277,7 +1300,12 @@ _GATE_DANGER = (
     "reqeu",
     "ruqe",
 )
-_GATE_D = ("do not", "don't", "never", "without", "silently", "just say", "and not")
+_GATE_D = (
+    *("do not", "don't", "never", "without", "silently", "just say", "and not"),
+    # session 31: "keep it from the developer that …", "hide this from the operators"
+    *("keep it", "keep this", "keep that", "keep these", "keep them", "hide it", "hide this"),
+    *("hide that", "hide these", "hide them"),
+)
 _GATE_E = (
     "<|",
     "[system",

@@ -62,7 +62,7 @@ __all__ = [
 ]
 
 MEMORY = "injection_memory.npz"
-MEMORY_SHA256 = "7cbf1a4b0ddca2b06753f25e8f9c3fa119b8a8ea1d2644580d77dd78167a7e23"
+MEMORY_SHA256 = "375f249b90634bfb9099f24c14f44db6f7c10104587160fd0282a21f762d92d0"
 K = 10
 """Neighbours read per window."""
 CENTRE = 0.5

@@ -451,6 +451,9 @@ _CONCEAL = re.compile(
     r"\b(?:quietly|silently|secretly|covertly|without\s+(?:asking|telling|showing|mentioning|"
     r"flagging|notifying|alerting|surfacing|informing|"
     r"checking|confirmation|confirming|a\s+prompt|prompting|review|running\s+tests)|"
+    # session 31: "keep it from the developer that SELinux was disabled"
+    r"\b(?:keep|hide)\s+(?:it|this|that|these|them)\s+(?:hidden\s+|secret\s+)?from\s+(?:the\s+|your\s+|any\s+)?"
+    r"(?:users?|developers?|humans?|operators?|owners?|reviewers?|person|people|maintainers?)\b|"
     r"no\s+questions\s+asked|(?:do\s+not|don't|never)\s+(?:tell|mention|bring\s+(?:it|this)\s+up|show|reveal|ask|"
     r"inform|let)|no\s+need\s+to\s+(?:ask|confirm|check|tell)|skip\s+the\s+(?:confirmation|"
     r"approval|review|prompt|tests?|ci)\b)",
@@ -1409,6 +1412,8 @@ _DISCUSSION = re.compile(
     r"social[-\s]engineering|red[-\s]team\w*|OWASP|jailbreak\w*|mitigations?|defen[cs]es?|"
     r"malicious|threat\s+model|security\s+researchers?|scanners?|phishing|such\s+as|"
     r"for\s+example|in\s+the\s+wild|impersonat\w+|covert|"
+    # session 31: "pages containing phrases like 'ignore your instructions'"
+    r"(?:phrases?|strings?|payloads?|patterns?|wordings?|sentences?|inputs?)\s+(?:like|such\s+as)\s+[\"'“‘`]|"
     # session 29: an advisory's "crafted link titles", "instruction-like fields", what "our
     # gateway blocks"
     r"(?:specially\s+|maliciously\s+)?crafted|instruction[-\s]like|\bour\s+(?:[\w-]+\s+)?"
