@@ -62,7 +62,7 @@ __all__ = [
 ]
 
 MEMORY = "injection_memory.npz"
-MEMORY_SHA256 = "375f249b90634bfb9099f24c14f44db6f7c10104587160fd0282a21f762d92d0"
+MEMORY_SHA256 = "fbb879c4f46d2c2ec6deff857cd76002c7e431e8b20f0cf28671610cbbaa89f2"
 K = 10
 """Neighbours read per window."""
 CENTRE = 0.5
