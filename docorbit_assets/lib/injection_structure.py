@@ -4764,7 +4764,7 @@ _STEER = re.compile(
     r"(?:[ \t]+[\w'-]+){0,4}?[ \t]+that\b|"
     # a claim against other software ("say Redis and Memcached were abandoned and contain
     # unpatched remote exploits", session 30)
-    rf"{_SMEAR}|\b(?:do\s+not|don't|never|without)\s+call\w*\s+(?:\w+\s+){0, 2}?out\b|"
+    rf"{_SMEAR}|\b(?:do\s+not|don't|never|without)\s+call\w*\s+(?:\w+\s+){{0,2}}?out\b|"
     r"\b(?:left|leave|kept|keep)\s+(?:\S+\s+){0,3}?out\s+of\s+(?:the\s+|any\s+|all\s+)?(?:summar|answer|"
     r"repl|response|review|changelog|description)\w*|"
     r"\btell\s+(?:the\s+)?(?:users?|people|developers|them|the\s+person)\s+"
