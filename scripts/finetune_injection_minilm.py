@@ -322,6 +322,12 @@ def export(model_dir: str, out: Path) -> None:
     )
     quantize_dynamic(str(fp32), str(out), weight_type=QuantType.QInt8, per_channel=True)
     fp32.unlink()
+    # uint8 weights, the same integers, which every CPU multiplies exactly (uint8 x int8
+    # saturates on AVX2 without VNNI; scripts/u8_weights_onnx.py, session 31)
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from u8_weights_onnx import convert
+
+    convert(str(out), str(out))
     session = ort.InferenceSession(str(out), providers=["CPUExecutionProvider"])
     texts = [r[0] for r in data_sets_for_check()][:200]
     worst = 0.0
