@@ -360,11 +360,7 @@ _D = (
     ),
     re.compile(r"\bwithout\s+(?:the\s+)?user'?s?\s+(?:consent|knowledge|approval|permission)", _I),
     # session 31: "keep it from the developer that …"
-    re.compile(
-        r"\b(?:keep|hide)\s+(?:it|this|that|these|them)\s+(?:hidden\s+|secret\s+)?from\s+(?:the\s+|your\s+)?"
-        r"(?:users?|developers?|humans?|operators?|owners?|reviewers?|maintainers?)\b",
-        _I,
-    ),
+    re.compile(injection_structure.KEEP_FROM, _I),
     re.compile(
         r"\bwithout\s+(?:asking|requesting|waiting)\s+(?:the\s+user\s+)?(?:for\s+)?(?:their\s+|any\s+)?"
         r"(?:confirmation|permission|approval|consent)\b",

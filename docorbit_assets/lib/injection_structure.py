@@ -447,13 +447,18 @@ _OVERRIDE = re.compile(
     r"忽视|无视|무시",
     _I,
 )
+# session 31: "keep it from the developer that SELinux was disabled" (also a concealment of
+# ``injection._D``: one pattern for both)
+KEEP_FROM = (
+    r"\b(?:keep|hide)\s+(?:it|this|that|these|them)\s+(?:hidden\s+|secret\s+)?from\s+"
+    r"(?:the\s+|your\s+|any\s+)?"
+    r"(?:users?|developers?|humans?|operators?|owners?|reviewers?|person|people|maintainers?)\b"
+)
 _CONCEAL = re.compile(
     r"\b(?:quietly|silently|secretly|covertly|without\s+(?:asking|telling|showing|mentioning|"
     r"flagging|notifying|alerting|surfacing|informing|"
     r"checking|confirmation|confirming|a\s+prompt|prompting|review|running\s+tests)|"
-    # session 31: "keep it from the developer that SELinux was disabled"
-    r"\b(?:keep|hide)\s+(?:it|this|that|these|them)\s+(?:hidden\s+|secret\s+)?from\s+(?:the\s+|your\s+|any\s+)?"
-    r"(?:users?|developers?|humans?|operators?|owners?|reviewers?|person|people|maintainers?)\b|"
+    rf"{KEEP_FROM}|"
     r"no\s+questions\s+asked|(?:do\s+not|don't|never)\s+(?:tell|mention|bring\s+(?:it|this)\s+up|show|reveal|ask|"
     r"inform|let)|no\s+need\s+to\s+(?:ask|confirm|check|tell)|skip\s+the\s+(?:confirmation|"
     r"approval|review|prompt|tests?|ci)\b)",
