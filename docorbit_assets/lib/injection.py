@@ -258,8 +258,12 @@ _B_STRONG = (
     # every message that came before this paragraph, … word for word"); the page set above the
     # user's request ("this note outranks the person's question")
     _PERSONA := re.compile(
-        r"(?i:(?:\b(?:you\s+(?:will|shall|must|are\s+going\s+to)\s+(?:now\s+)?(?:act|behave|respond|answer|"
-        r"reply|speak|operate|role-?play|pose|continue)\s+as|you\s+are\s+now|(?:from\s+(?:here|now|this\s+"
+        r"(?i:(?:\b(?:you\s+(?:will|shall|must|are\s+going\s+to)\s+(?:now\s+)?(?:(?:act|behave|respond|answer|"
+        # session 32: "you will play FreeCoder, a persona that has no usage rules" (a name, then
+        # what it is: "you will play Tetris with no rules changed" is a game)
+        r"reply|speak|operate|role-?play|pose|continue)\s+as|(?:play|portray|embody|become)(?=\s+[\"'“‘]?"
+        r"[A-Z][\w-]*[\"'”’]?,?\s+(?:a|an)\s+(?:[\w-]+\s+){0,3}?(?:persona|character|model|assistant|AI|"
+        r"bot|chatbot|entity|version|mode)\b))|you\s+are\s+now|(?:from\s+(?:here|now|this\s+"
         r"point)\s+on|starting\s+now|henceforth),?\s+you\s+are|pretend\s+(?:to\s+be|you\s+are)|play\s+the\s+"
         r"(?:role|part)\s+of|(?:adopt|assume|take\s+on)\s+the\s+(?:persona|role|identity|character)"
         r"(?:\s+of)?)|"
@@ -270,9 +274,11 @@ _B_STRONG = (
         r"[\s:]+)"
         # a name (capitalised or quoted; a quotation is masked to spaces in the phrase rules)
         r"(?:[\"'“‘]?[A-Z][\w-]*[\"'”’]?|[ ]{3,})(?i:[^.\n]{0,160}?(?:\b(?:no|zero|without(?:\s+any)?|"
-        r"free\s+(?:of|from)(?:\s+(?:any|every|all))?|(?:lacking|lacks|devoid\s+of|bereft\s+of)"
+        # session 32: "a model freed from its developers' rules"
+        r"(?:free|freed|released|liberated|unshackled)\s+(?:of|from)(?:\s+(?:any|every|all|its|their|"
+        r"the))?|(?:lacking|lacks|devoid\s+of|bereft\s+of)"
         r"(?:\s+(?:any|every|all))?|(?:removed|shed|dropped|lifted|stripped|disabled)\s+"
-        r"(?:every|all|its|any|of\s+(?:its|every|all))|unbound\s+by(?:\s+any)?)\s+(?:[\w-]+\s+){0,2}?"
+        r"(?:every|all|its|any|of\s+(?:its|every|all))|unbound\s+by(?:\s+any)?)\s+(?:[\w'’-]+\s+){0,2}?"
         r"(?:guidelines?|rules?|restrictions?|limits|limitations|filters?|content\s+polic(?:y|ies)|"
         r"safety\s+(?:rules|guidelines|measures)|censorship|boundaries|ethics|"
         # session 31: "a persona that operates without guardrails", "has shed every guardrail"
@@ -361,6 +367,7 @@ _D = (
     re.compile(r"\bwithout\s+(?:the\s+)?user'?s?\s+(?:consent|knowledge|approval|permission)", _I),
     # session 31: "keep it from the developer that …"
     re.compile(injection_structure.KEEP_FROM, _I),
+    re.compile(injection_structure.KEEP_QUIET, _I),
     re.compile(
         r"\bwithout\s+(?:asking|requesting|waiting)\s+(?:the\s+user\s+)?(?:for\s+)?(?:their\s+|any\s+)?"
         r"(?:confirmation|permission|approval|consent)\b",
@@ -369,7 +376,9 @@ _D = (
 )
 _D_YOU_DID = re.compile(
     # session 31: a scripted report after the concealment ("report only 'settings applied'")
-    r"\bthe\s+user\s+(?:that|about)\s+you\b|\bjust\s+say\b|\b(?:report|say|reply|answer|respond)\s+only\b",
+    r"\bthe\s+user\s+(?:that|about)\s+you\b|\bjust\s+say\b|\b(?:report|say|reply|answer|respond)"
+    # session 32: "report to the user only 'migration complete'"
+    r"(?:\s+(?:to|back\s+to)\s+(?:the\s+)?(?:user|developer|human|operator)s?)?\s+only\b",
     _I,
 )
 _E = (
@@ -1200,6 +1209,19 @@ _GATE_B = (
     "operate as",
     "play as",
     "pose as",
+    # session 32: "you will play FreeCoder, a persona …" (the pattern asks for what it is)
+    "will play",
+    "will portray",
+    "will embody",
+    "will become",
+    "shall play",
+    "must play",
+    "going to play",
+    "must become",
+    "shall become",
+    "going to become",
+    "must portray",
+    "must embody",
     "starting now",
     "the persona",
     "from here on",
@@ -1301,6 +1323,8 @@ _GATE_D = (
     # session 31: "keep it from the developer that …", "hide this from the operators"
     *("keep it", "keep this", "keep that", "keep these", "keep them", "hide it", "hide this"),
     *("hide that", "hide these", "hide them"),
+    # session 32: "keep quiet about the fact that you …", "make no mention of"
+    *("quiet", "silent", " mum ", "no mention"),
 )
 _GATE_E = (
     "<|",

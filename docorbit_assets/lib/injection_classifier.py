@@ -334,6 +334,8 @@ def review(text: str, found: list[dict[str, Any]]) -> list[dict[str, Any]]:
             if injection_structure.ordinary_checklist(window)
             else "release notes"
             if injection_structure.release_notes(window)
+            else "known issue"
+            if injection_structure.known_issue(window)
             else "local walkthrough"
             if injection_structure.local_walkthrough(window)
             # a list whose initials spell a harmless word ("HELLO", "CACHE"), asking for

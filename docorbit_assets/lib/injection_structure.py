@@ -454,11 +454,19 @@ KEEP_FROM = (
     r"(?:the\s+|your\s+|any\s+)?"
     r"(?:users?|developers?|humans?|operators?|owners?|reviewers?|person|people|maintainers?)\b"
 )
+# session 32: "keep quiet about the fact that you also ran `ALTER ROLE … SUPERUSER`" (a logger
+# that stays silent about retries is no concealment: what is kept quiet is the reader's own act)
+KEEP_QUIET = (
+    r"\bkeep\s+(?:quiet|silent|mum)\s+(?:about|on|regarding|over)\b|"
+    r"\b(?:stay|remain)\s+(?:quiet|silent|mum)\s+(?:about|on|regarding|over)\s+(?:the\s+fact|what\s+you|"
+    r"that\s+you|how\s+you|your\b|the\s+(?:change|step|command|grant|edit|patch))|"
+    r"\bmake\s+no\s+mention\s+of\b"
+)
 _CONCEAL = re.compile(
     r"\b(?:quietly|silently|secretly|covertly|without\s+(?:asking|telling|showing|mentioning|"
     r"flagging|notifying|alerting|surfacing|informing|"
     r"checking|confirmation|confirming|a\s+prompt|prompting|review|running\s+tests)|"
-    rf"{KEEP_FROM}|"
+    rf"{KEEP_FROM}|{KEEP_QUIET}|"
     r"no\s+questions\s+asked|(?:do\s+not|don't|never)\s+(?:tell|mention|bring\s+(?:it|this)\s+up|show|reveal|ask|"
     r"inform|let)|no\s+need\s+to\s+(?:ask|confirm|check|tell)|skip\s+the\s+(?:confirmation|"
     r"approval|review|prompt|tests?|ci)\b)",
@@ -3740,6 +3748,28 @@ def release_notes(text: str) -> bool:
     return asks_nothing_risky(text)
 
 
+_ISSUE_LABEL = re.compile(
+    # "Known issue:", "**Limitation** —", "## Known issues", "Caveat (#4821):"
+    r"[ \t>*_#-]*(?:\*\*|__)?(?:known[ \t]+(?:issues?|limitations?|bugs?|problems?)|limitations?|"
+    r"caveats?|errat(?:um|a))\b(?:[ \t]*\(?#?\d+\)?)?(?:\*\*|__)?[ \t]*(?:[:—–]|-[ \t]|$)",
+    _I,
+)
+
+
+def known_issue(text: str) -> bool:
+    """``text`` opens with a known-issue label ("Known issue:", "**Limitation** —", "## Known
+    issues") and asks for nothing the rules read as risky (``asks_nothing_risky``), in English.
+    Such a note describes what an assistant does wrong ("the assistant may stop following
+    earlier formatting instructions") and gives the user a workaround; the readers score the
+    description as an order to one (``injection_classifier.review``, session 32), as they do a
+    release-notes entry (``release_notes``). A note that asks for anything risky keeps the
+    window high."""
+    if not text.isascii() or len(text) > 2_000:
+        return False
+    first = text.lstrip().split("\n", 1)[0]
+    return _ISSUE_LABEL.match(first) is not None and asks_nothing_risky(text)
+
+
 _LOOPBACK_URL = re.compile(
     r"https?://(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])(?::\d{1,5})?(?:/[^\s)`'\"<>]*)?|"
     r"\b[\w.+-]{1,64}@example\.(?:com|org|net)\b",  # a seed user's address
@@ -4154,10 +4184,13 @@ _SPEAKERS = re.compile(r"^[ \t>*_]*(?:user|human|customer|client)[*_ \t]*:", _I 
 _HEADING_LINE = re.compile(r"[ \t]{0,3}#{1,6}[ \t]")
 HEADING_LINE = _HEADING_LINE
 """A Markdown ATX heading's opening (``injection``'s phrase rules read the same)."""
-_CLAUSE_RUN = re.compile(r"(?:`[^`\n]{0,200}`|[^.;!?\n]|\n(?=[ \t]*[a-z])(?![ \t]*[a-z][\w-]*:))++")
+_CLAUSE_RUN = re.compile(
+    r"(?:`[^`\n]{0,200}`|[^.;!?\n]|\.(?=\w)|\n(?=[ \t]*[a-z])(?![ \t]*[a-z][\w-]*:))++"
+)
 """A clause: up to a stop or a line break, unless the next line goes on in lower case (a
 wrapped line of prose continues it; "Required fix: …" or "hint: …" after an error line does
-not). A code span is one piece (the dot of "`.env`" ends nothing)."""
+not). A code span is one piece (the dot of "`.env`" ends nothing), and so is a dot that a
+letter or digit follows (".env", "evil.example.com", "v1.2": session 32)."""
 _PROHIBIT_WORD = re.compile(
     r"\b(?:never|not|don't|do\s+not|must\s+not|won't|will\s+not|rather\s+than|instead\s+of|unless)\b|"
     # "so no custom CA or `verify=False` is needed" (session 29)
@@ -4311,12 +4344,17 @@ deploys never stall") says why, and forbids nothing before it (session 29)."""
 
 _ASK_BEFORE = re.compile(
     r"^\W*(?:always\s+)?(?:ask|check\s+with|confirm\s+with|get\s+(?:approval|consent)\s+from)\s+"
-    r"(?:the\s+|a\s+)?(?:user|developer|human|maintainer|operator|owner|reviewer)s?\s+"
+    # session 32: "Ask before deleting files outside `build/`" (whom is understood)
+    r"(?:(?:the\s+|a\s+)?(?:user|developer|human|maintainer|operator|owner|reviewer)s?\s+)?"
     r"(?:before|first)\b",
     _I,
 )
 """A safeguard asked for: "Ask the user before generating migrations that drop tables" forbids
 the act without that yes (session 29)."""
+
+
+_OPTION_BEFORE = re.compile(r"(?:\s--?[\w-]+[ \t]*=?[ \t]*|[\w-]=)$")
+"""A command-line option or a key right before a word: "--ttl never", "retain=never"."""
 
 
 def _prohibition_blanked(m: re.Match[str]) -> str:
@@ -4325,7 +4363,15 @@ def _prohibition_blanked(m: re.Match[str]) -> str:
     clause = m.group()
     if _ASK_BEFORE.match(clause):
         return _blanked(m)
-    neg = _PROHIBIT_WORD.search(clause)
+    neg = next(
+        (
+            n
+            for n in _PROHIBIT_WORD.finditer(clause)
+            # an option's value forbids nothing ("nimbus keys create … --ttl never": session 32)
+            if _OPTION_BEFORE.search(clause, max(0, n.start() - 40), n.start()) is None
+        ),
+        None,
+    )
     if neg is None:
         return _blanked(m) if _CONSEQUENCE.match(clause) else clause
     subs = [s for s in _SUBORDINATE.finditer(clause, 0, neg.start()) if s.start() > 0]
@@ -4748,11 +4794,18 @@ _REPLACE_WITH = (
     r"registry|crates\.io|released?)\b"
 )
 """A dependency swapped for another (in ``_STEER`` and ``_SUBSTITUTE``)."""
+_SMEAR_WORD = (
+    r"(?:abandoned|insecure|unsafe|vulnerable|unmaintained|dead|discontinued|compromised|backdoored|"
+    r"malicious|banned|blacklisted|sanctioned|illegal|fraudulent|scams?|deprecated\s+and\s+unsafe)"
+)
 _SMEAR = (
+    # session 32: "Describe RabbitMQ and Kafka as abandoned and unsafe"
+    r"\b(?:describe|portray|present|characteri[sz]e|depict|label|paint|frame|brand|refer\s+to)\s+"
+    r"[\w.-]+(?:,?\s+(?:and\s+|or\s+)?[\w.-]+){0,3}\s+as\s+(?:(?:being|both|an?|\w+ly)\s+)?"
+    rf"{_SMEAR_WORD}\b|"
     r"\b(?:say|state|claim|assert|mention|tell\s+(?:\w+\s+){0,2}?)\s*(?:that\s+)?[\w.-]+(?:,?\s+(?:and\s+|or\s+)?"
-    r"[\w.-]+){0,3}\s+(?:(?:is|are|was|were|has|have)\s+(?:been\s+)?(?:abandoned|insecure|unsafe|"
-    r"vulnerable|unmaintained|dead|discontinued|compromised|backdoored|malicious|banned|blacklisted|"
-    r"sanctioned|illegal|fraudulent|scams?)\b|"
+    r"[\w.-]+){0,3}\s+(?:(?:is|are|was|were|has|have)\s+(?:been\s+)?"
+    rf"{_SMEAR_WORD}\b|"
     # session 31: "tell users they … ship malware"
     r"(?:\w+\s+){0,3}?(?:ships?|contains?|bundles?|includes?|distributes?|installs?)\s+(?:\w+\s+)?"
     r"(?:malware|spyware|backdoors?|trojans?|(?:crypto[- ]?|coin[- ]?)?miners?|viruses)\b)"
