@@ -9,8 +9,17 @@ folder or file pytest is pointed at (``pytest --update-goldens tests/docorbit_as
 from __future__ import annotations
 
 import os
+import signal
 
 import pytest
+
+# A suite started in the background by a non-interactive shell (`make test &`, `setsid … &`, a
+# CI runner's background step) inherits SIGINT ignored, and every process it starts inherits
+# that too: `dg dev` then cannot stop its webserver and daemon on SIGTERM (it interrupts them
+# with SIGINT), and the tests that stop it time out (session 32). A handled signal is reset to
+# its default in a child, so handling it here gives every subprocess a SIGINT that works.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 # The learned injection classifier runs at ingest by default (docs/security.md, "Session 12").
 # The suite switches it off for the hundreds of ingests that test other things (every window of
