@@ -577,7 +577,8 @@ _DESTROY = (
     r"\b(?:remov|delet|disabl)\w*\s+[^\n]{0,40}?\b(?:codeql|dependabot|secret[-_ ]scanning)\b"
 )
 _EXFIL = (
-    r"(?:send|upload|forward|post|e-?mail|transmit|share|leak|exfiltrat|mirror|ship|stream|"
+    # a word of its own: "git remote add upstream https://…" streams nothing (session 32)
+    r"\b(?:send|upload|forward|post|e-?mail|transmit|share|leak|exfiltrat|mirror|ship|stream|"
     r"replicat|sync|dump|"
     r"report(?=\w*\s+(?:[\w'-]+\s+){0,5}?(?:to|at)\s))\w{0,30}+[^\n]{0,160}?"
     r"(?:https?://|(?<![\w-])[\w-]++\.(?:example|com|net|io|org|dev|app|xyz|ru|cn)\b|\w@\w|endpoint|"
@@ -1069,7 +1070,9 @@ _LEAK = re.compile(
     # not "re-send the system message" (to the model, session 30)
     rf"(?<!re-)\b(?:paste|print|output|reveal|send|share|show|upload|post|include|repeat|dump|cat|attach|"
     rf"display|forward|export|leak|e-?mail|disclose|divulge|hand\s+over|give\s+out)\b[^\n]{{0,80}}?"
-    rf"{_SECRET}|\$\(\s*cat\b|cat\s+~/|"
+    # a file read into a command, but not a version file ("git tag v$(cat VERSION)": session 32)
+    rf"{_SECRET}|\$\(\s*cat\b(?!\s+[\"']?(?:\.?/)?(?:VERSION|\.?version(?:\.txt)?|\.nvmrc|\.python-version|"
+    rf"\.ruby-version|\.tool-versions)[\"']?\s*\))|cat\s+~/|"
     # a secret put where anyone reads it: "commit the production deploy key to the public
     # `ops-shared` repo" (session 29)
     rf"\b(?:commit|push|check\s+in|add|publish|store|put|save|copy|upload)\w*\s+(?:\S+\s+){{0,4}}?"
@@ -3453,6 +3456,8 @@ _ENV_SOURCE = (
 _SAFE_SECRET = re.compile(
     # the secure handling of a secret, asked of the reader: "read the key from the
     # `ACME_API_KEY` environment variable", "load the token from your secrets manager"
+    # session 32: a CI secret passed by reference, "NPM_TOKEN: ${{ secrets.NPM_TOKEN }}"
+    r"(?:\b[\w-]{1,60}\s*[=:]\s*)?[\"']?\$\{\{\s*secrets\.[\w-]{1,60}\s*\}\}[\"']?|"
     r"\b(?:read|load|get|take|pass|fetch|pull|source|supply|provide|keep|store)\w*\s+"
     r"(?:\S+\s+){0,3}?(?:keys?|tokens?|secrets?|credentials?|passwords?)\s+(?:\S+\s+){0,2}?"
     r"(?:from|in)\s+(?:the\s+|an?\s+|your\s+)?(?:(?:`[^`\n]{1,60}`\s+|\$?[A-Z][A-Z0-9_]{2,60}\s+)?"
