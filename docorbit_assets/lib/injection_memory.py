@@ -62,7 +62,7 @@ __all__ = [
 ]
 
 MEMORY = "injection_memory.npz"
-MEMORY_SHA256 = "fbb879c4f46d2c2ec6deff857cd76002c7e431e8b20f0cf28671610cbbaa89f2"
+MEMORY_SHA256 = "80423445c0a652c15c4f6fc00d9bc2f18f21691439e65ff43701f3939bb1ae09"
 K = 10
 """Neighbours read per window."""
 CENTRE = 0.5
