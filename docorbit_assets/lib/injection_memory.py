@@ -62,7 +62,7 @@ __all__ = [
 ]
 
 MEMORY = "injection_memory.npz"
-MEMORY_SHA256 = "80423445c0a652c15c4f6fc00d9bc2f18f21691439e65ff43701f3939bb1ae09"
+MEMORY_SHA256 = "374ac7ab0595fd2553a0fefd3966046205c517fd56674d9a0f2f84c5e73b21ca"
 K = 10
 """Neighbours read per window."""
 CENTRE = 0.5
